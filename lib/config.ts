@@ -1,0 +1,170 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable Lantern reads, validated once. `loadConfig()` runs at start-up from
+ * `instrumentation.ts`, so a bad value stops the server with a message naming the variable, and
+ * everything else calls `config()` for the parsed, typed result.
+ * The README's configuration table mirrors this schema.
+ */
+
+const url = (name: string) =>
+  z.url({ protocol: /^https?$/, error: `${name} must be an http(s) URL` }).transform((u) => u.replace(/\/+$/, ''));
+const optionalUrl = (name: string) => z.preprocess(emptyToUndefined, url(name).optional());
+const port = (name: string, fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number({ error: `${name} must be a port number` }).int().min(1).max(65535).default(fallback));
+const list = z
+  .preprocess(emptyToUndefined, z.string().optional())
+  .transform((s) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []));
+
+function emptyToUndefined(v: unknown) {
+  return typeof v === 'string' && v.trim() === '' ? undefined : v;
+}
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATA_API_KEY: z.preprocess(emptyToUndefined, z.string().min(8, 'DATA_API_KEY looks too short to be an API key').optional()),
+  DATA_API_URL: z.preprocess(emptyToUndefined, url('DATA_API_URL').default('https://deep-index.moralis.io')),
+  AUTH_API_URL: z.preprocess(emptyToUndefined, url('AUTH_API_URL').default('https://authapi.moralis.io')),
+  LEDGER_API_URL_MAINNET: optionalUrl('LEDGER_API_URL_MAINNET'),
+  LEDGER_API_URL_TESTNET: optionalUrl('LEDGER_API_URL_TESTNET'),
+  LEDGER_API_URL_LOCAL: optionalUrl('LEDGER_API_URL_LOCAL'),
+  EVM_RPC_URL: optionalUrl('EVM_RPC_URL'),
+  ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL').optional(),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
+  API_KEYS: list,
+  ALLOWED_ORIGINS: list,
+  CORS_ORIGINS: list,
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional()),
+  RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'RATE_LIMIT_PER_MINUTE must be a number' }).int().min(0).default(300)),
+  TRUSTED_PROXY: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'TRUSTED_PROXY must be the number of proxy hops to trust' }).int().min(0).max(10).default(0)),
+  UPSTREAM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' }).int().min(100).max(120_000).default(10_000)),
+  NFT_IPFS_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_IPFS_GATEWAY').default('https://ipfs.io/ipfs')),
+  NFT_ARWEAVE_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_ARWEAVE_GATEWAY').default('https://arweave.net')),
+  WALLETCONNECT_PROJECT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  DEVNET_EVM_PORT: port('DEVNET_EVM_PORT', 8545),
+  DEVNET_LEDGER_PORT: port('DEVNET_LEDGER_PORT', 8080),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+});
+
+export type LedgerNetwork = 'mainnet' | 'testnet' | 'local';
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  /** `hosted`: a DATA_API_KEY is set and the hosted data API answers; `node`: Lantern's own sources. */
+  mode: 'hosted' | 'node';
+  dataApiKey?: string;
+  dataApiUrl: string;
+  authApiUrl: string;
+  /** Base to which `/blocks/by_version/{version}` is appended, per network. */
+  ledgerUrls: Record<LedgerNetwork, string>;
+  evmRpcUrl: string;
+  /** True when EVM_RPC_URL is the embedded devnet (chain 31337 is then accepted and the default). */
+  evmIsDevnet: boolean;
+  ensRpcUrl?: string;
+  databaseUrl?: string;
+  dataDir: string;
+  sessionSecret: string;
+  apiKeys: string[];
+  allowedOrigins: string[];
+  corsOrigins: string[];
+  redisUrl?: string;
+  rateLimitPerMinute: number;
+  trustedProxyHops: number;
+  upstreamTimeoutMs: number;
+  ipfsGateway: string;
+  arweaveGateway: string;
+  walletConnectProjectId?: string;
+  devnetEvmPort: number;
+  devnetLedgerPort: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    // Name the variable and the rule; never the value, which may be a secret.
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0] ?? '?')}: ${i.message}`);
+    throw new ConfigError(`Lantern's configuration is invalid:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const mode = e.DATA_API_KEY ? 'hosted' : 'node';
+  const devnetRpc = `http://127.0.0.1:${e.DEVNET_EVM_PORT}`;
+  const evmRpcUrl = e.EVM_RPC_URL ?? devnetRpc;
+  const ledgerDefaults =
+    mode === 'hosted'
+      ? { mainnet: 'https://mainnet-aptos-api.moralis.io', testnet: 'https://testnet-aptos-api.moralis.io' }
+      : { mainnet: 'https://api.mainnet.aptoslabs.com/v1', testnet: 'https://api.testnet.aptoslabs.com/v1' };
+  if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
+    throw new ConfigError("Lantern's configuration is invalid:\n  SESSION_SECRET: required in production (32 or more random characters)");
+  }
+  return {
+    env: e.NODE_ENV,
+    mode,
+    dataApiKey: e.DATA_API_KEY,
+    dataApiUrl: e.DATA_API_URL,
+    authApiUrl: e.AUTH_API_URL,
+    ledgerUrls: {
+      mainnet: e.LEDGER_API_URL_MAINNET ?? ledgerDefaults.mainnet,
+      testnet: e.LEDGER_API_URL_TESTNET ?? ledgerDefaults.testnet,
+      local: e.LEDGER_API_URL_LOCAL ?? `http://127.0.0.1:${e.DEVNET_LEDGER_PORT}/v1`,
+    },
+    evmRpcUrl,
+    evmIsDevnet: evmRpcUrl === devnetRpc || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(evmRpcUrl),
+    ensRpcUrl: e.ENS_RPC_URL,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    sessionSecret: e.SESSION_SECRET ?? developmentSecret(e.DATA_DIR),
+    apiKeys: e.API_KEYS,
+    allowedOrigins: e.ALLOWED_ORIGINS,
+    corsOrigins: e.CORS_ORIGINS,
+    redisUrl: e.REDIS_URL,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustedProxyHops: e.TRUSTED_PROXY,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    ipfsGateway: e.NFT_IPFS_GATEWAY,
+    arweaveGateway: e.NFT_ARWEAVE_GATEWAY,
+    walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID,
+    devnetEvmPort: e.DEVNET_EVM_PORT,
+    devnetLedgerPort: e.DEVNET_LEDGER_PORT,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Development only: a random secret kept under the data dir so sessions survive restarts. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    const s = readFileSync(file, 'utf8').trim();
+    if (s.length >= 32) return s;
+  } catch {
+    // first run
+  }
+  const s = randomBytes(32).toString('hex');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, s, { mode: 0o600 });
+  return s;
+}
+
+let cached: Config | undefined;
+
+/** The validated configuration. Throws ConfigError (naming the variable) when a value is bad. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests only: forget the parsed configuration so a changed process.env is read again. */
+export function resetConfigForTests() {
+  cached = undefined;
+}

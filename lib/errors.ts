@@ -1,0 +1,60 @@
+/**
+ * The one error type every layer throws. Route handlers turn it into `{message, code}` with its status;
+ * pages turn it into an error state. Messages are written for the person reading them and never carry
+ * a secret (the hosted client scrubs upstream text before it gets here).
+ */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_parameter'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'version_not_found'
+  | 'block_not_found'
+  | 'block_pruned'
+  | 'challenge_expired'
+  | 'challenge_not_found'
+  | 'challenge_used'
+  | 'signature_mismatch'
+  | 'upstream_bad_request'
+  | 'upstream_key_rejected'
+  | 'upstream_rate_limited'
+  | 'upstream_timeout'
+  | 'upstream_unavailable'
+  | 'upstream_bad_response'
+  | 'internal_error';
+
+export class LanternError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** Seconds, sent as `Retry-After` when set. */
+  readonly retryAfter?: number;
+  /** For 400s: the request parameter that was wrong. */
+  readonly parameter?: string;
+
+  constructor(status: number, code: ErrorCode, message: string, extra: { retryAfter?: number; parameter?: string } = {}) {
+    super(message);
+    this.name = 'LanternError';
+    this.status = status;
+    this.code = code;
+    this.retryAfter = extra.retryAfter;
+    this.parameter = extra.parameter;
+  }
+
+  toJSON() {
+    return { message: this.message, code: this.code, ...(this.parameter ? { parameter: this.parameter } : {}) };
+  }
+}
+
+export const badParameter = (parameter: string, message: string) =>
+  new LanternError(400, 'invalid_parameter', message, { parameter });
+
+export const notFound = (message: string, code: ErrorCode = 'not_found') => new LanternError(404, code, message);
+
+export function isLanternError(e: unknown): e is LanternError {
+  return e instanceof LanternError;
+}

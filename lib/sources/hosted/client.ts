@@ -1,0 +1,175 @@
+import 'server-only';
+import type { z } from 'zod';
+import { config } from '@/lib/config';
+import { LanternError } from '@/lib/errors';
+import { describeZodError } from '@/lib/interface/zod-errors';
+
+/**
+ * The one way Lantern talks to the hosted data API. The key is attached here and nowhere else; every
+ * answer is validated against the interface schema; every failure becomes a LanternError whose
+ * message is safe to show (upstream text is scrubbed of the key).
+ */
+
+export type HostedService = 'data' | 'auth' | 'ledger-mainnet' | 'ledger-testnet';
+
+export interface HostedRequest<S extends z.ZodType> {
+  service: HostedService;
+  /** Path below the service's base URL, starting with `/`. Path segments must already be encoded. */
+  path: string;
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  schema: S;
+  /** Retry budget for idempotent requests; POSTs never retry. */
+  retries?: number;
+}
+
+const MAX_RETRY_AFTER_S = 5; // a longer Retry-After is passed to our caller instead of waited out
+
+function baseUrl(service: HostedService): string {
+  const c = config();
+  switch (service) {
+    case 'data':
+      return c.dataApiUrl;
+    case 'auth':
+      return c.authApiUrl;
+    case 'ledger-mainnet':
+      return c.ledgerUrls.mainnet;
+    case 'ledger-testnet':
+      return c.ledgerUrls.testnet;
+  }
+}
+
+export function buildUrl(base: string, path: string, query: HostedRequest<z.ZodType>['query'] = {}): string {
+  const u = new URL(base + path);
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) v.forEach((item, i) => u.searchParams.append(`${k}[${i}]`, item));
+    else u.searchParams.set(k, String(v));
+  }
+  return u.toString();
+}
+
+export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>): Promise<z.output<S>> {
+  const c = config();
+  const key = c.dataApiKey;
+  if (!key) throw new LanternError(500, 'internal_error', 'The hosted data API was called without DATA_API_KEY being set.');
+  const method = req.method ?? 'GET';
+  const url = buildUrl(baseUrl(req.service), req.path, req.query);
+  const headers: Record<string, string> = { 'X-API-Key': key, Accept: 'application/json' };
+  if (method === 'POST') headers['Content-Type'] = 'application/json';
+  const retries = method === 'GET' ? (req.retries ?? 2) : 0;
+
+  let attempt = 0;
+  for (;;) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: AbortSignal.timeout(c.upstreamTimeoutMs),
+        cache: 'no-store',
+      });
+    } catch (e) {
+      if (isTimeout(e)) {
+        // Not retried: a hung upstream rarely recovers within the user's patience, and retrying triples the wait.
+        throw new LanternError(504, 'upstream_timeout', `The data provider did not answer within ${c.upstreamTimeoutMs / 1000} s.`);
+      }
+      if (attempt < retries) {
+        await sleep(backoff(attempt++));
+        continue;
+      }
+      throw new LanternError(502, 'upstream_unavailable', 'The data provider could not be reached.');
+    }
+
+    if (res.ok) return parseBody(res, req.schema, key);
+
+    const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+    const retryable = res.status === 429 || res.status >= 500;
+    if (retryable && attempt < retries && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_S)) {
+      await res.body?.cancel();
+      await sleep(retryAfter !== undefined ? retryAfter * 1000 : backoff(attempt));
+      attempt++;
+      continue;
+    }
+    throw await mapFailure(res, key, retryAfter);
+  }
+}
+
+async function parseBody<S extends z.ZodType>(res: Response, schema: S, key: string): Promise<z.output<S>> {
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new LanternError(502, 'upstream_bad_response', 'The data provider sent a response that is not valid JSON.');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new LanternError(502, 'upstream_bad_response', scrub(`The data provider sent an unexpected response: ${describeZodError(parsed.error)}`, key));
+  }
+  return parsed.data;
+}
+
+async function mapFailure(res: Response, key: string, retryAfter: number | undefined): Promise<LanternError> {
+  const upstreamMessage = scrub(await readMessage(res), key);
+  switch (true) {
+    case res.status === 400 || res.status === 422:
+      return new LanternError(400, 'upstream_bad_request', upstreamMessage || 'The data provider refused the request as invalid.');
+    case res.status === 401 || res.status === 403:
+      return new LanternError(502, 'upstream_key_rejected', "The data provider rejected this server's API key.");
+    case res.status === 404:
+      return new LanternError(404, 'not_found', upstreamMessage || 'The data provider has no such resource.');
+    case res.status === 410:
+      return new LanternError(410, 'block_pruned', upstreamMessage || 'The data provider has pruned this data.');
+    case res.status === 429:
+      return new LanternError(503, 'upstream_rate_limited', 'The data provider is rate limiting this server; try again shortly.', {
+        retryAfter: retryAfter ?? 1,
+      });
+    default:
+      return new LanternError(502, 'upstream_unavailable', `The data provider failed (HTTP ${res.status}).`);
+  }
+}
+
+async function readMessage(res: Response): Promise<string> {
+  try {
+    const text = (await res.text()).slice(0, 2000);
+    try {
+      const body = JSON.parse(text) as { message?: unknown };
+      const m = body?.message;
+      if (typeof m === 'string') return m;
+      if (Array.isArray(m)) return m.filter((x) => typeof x === 'string').join(', ');
+      return '';
+    } catch {
+      return '';
+    }
+  } catch {
+    return '';
+  }
+}
+
+/** Upstream text is untrusted: never let it echo the key back, and keep it short. */
+export function scrub(text: string, key: string): string {
+  let out = text.slice(0, 500);
+  if (key) out = out.split(key).join('[redacted]');
+  return out;
+}
+
+function parseRetryAfter(h: string | null): number | undefined {
+  if (!h) return undefined;
+  const s = Number(h);
+  if (Number.isFinite(s) && s >= 0) return Math.ceil(s);
+  const d = Date.parse(h);
+  return Number.isNaN(d) ? undefined : Math.max(0, Math.ceil((d - Date.now()) / 1000));
+}
+
+/** Full jitter: 0..(250 ms * 2^attempt), so retrying instances do not stampede together. */
+function backoff(attempt: number): number {
+  return Math.random() * 250 * 2 ** attempt;
+}
+
+function isTimeout(e: unknown): boolean {
+  return e instanceof DOMException ? e.name === 'TimeoutError' : (e as { name?: string })?.name === 'TimeoutError';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
