@@ -1,0 +1,115 @@
+import 'server-only';
+import { z } from 'zod';
+import { LanternError, badParameter, isLanternError } from '@/lib/errors';
+import { describeZodError } from '@/lib/interface/zod-errors';
+import { requireApiAccess } from './access';
+
+/**
+ * Plumbing shared by every route handler of the published API: access check, parameter and body
+ * validation that name what was wrong, and one JSON error shape `{message, code}`.
+ * A handler is `api(async (req, params) => data)`; anything it throws becomes the right status.
+ */
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+type Params = Record<string, string | string[]>;
+type Handler<P extends Params> = (req: Request, params: P) => Promise<Response | unknown>;
+
+export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean } = {}) {
+  return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
+    try {
+      if (!opts.open) requireApiAccess(req);
+      const out = await fn(req, await ctx.params);
+      return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
+    } catch (e) {
+      return errorResponse(e);
+    }
+  };
+}
+
+export function errorResponse(e: unknown): Response {
+  if (isLanternError(e)) {
+    const headers: Record<string, string> = {};
+    if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
+    return Response.json(e.toJSON(), { status: e.status, headers });
+  }
+  // Unexpected: keep the detail in the server log, never in the body.
+  console.error('unhandled error in route handler', e);
+  return Response.json({ message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' }, { status: 500 });
+}
+
+/** Path parameters come URL-decoded from Next; validate them like any other input. */
+export function parseParam<S extends z.ZodType>(name: string, value: unknown, schema: S): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw badParameter(name, `${name}: ${r.error.issues[0]?.message ?? 'invalid value'}`);
+  return r.data;
+}
+
+/**
+ * Query string to a plain object: repeated keys and `key[0]=..` both become arrays, so
+ * `token_addresses=a&token_addresses=b` and `token_addresses[0]=a` mean the same thing.
+ */
+export function queryObject(url: string | URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [rawKey, value] of new URL(url).searchParams) {
+    const m = rawKey.match(/^(.+)\[\d*\]$/);
+    const key = m ? m[1] : rawKey;
+    const prev = out[key];
+    if (m || prev !== undefined) out[key] = [...(prev === undefined ? [] : Array.isArray(prev) ? prev : [prev]), value];
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  const r = schema.safeParse(queryObject(req.url));
+  if (!r.success) throw zodToBadParameter(r.error);
+  return r.data;
+}
+
+export async function readJsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const type = req.headers.get('content-type') ?? '';
+  if (!/^application\/(.+\+)?json\b/i.test(type.trim())) {
+    throw new LanternError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimited(req, MAX_BODY_BYTES);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new LanternError(400, 'invalid_request', 'The body is not valid JSON.');
+  }
+  const r = schema.safeParse(json);
+  if (!r.success) throw zodToBadParameter(r.error);
+  return r.data;
+}
+
+function tooLarge() {
+  return new LanternError(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+}
+
+async function readLimited(req: Request, limit: number): Promise<string> {
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+export function zodToBadParameter(error: z.ZodError): LanternError {
+  const issue = error.issues[0];
+  const name = issue?.path.length ? String(issue.path[0]) : undefined;
+  return new LanternError(400, 'invalid_parameter', describeZodError(error), name ? { parameter: name } : {});
+}
