@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './ports';
+
+/**
+ * Starts a real production server of Lantern (`next start`, from the build `npm test` made) with the
+ * given environment, on a free loopback port, with its own DATA_DIR so instances never share PGlite.
+ */
+export interface LanternInstance {
+  url: string;
+  dataDir: string;
+  /** Everything the server printed so far (tests assert no secret is logged). */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startLantern(env: Record<string, string | undefined> = {}): Promise<LanternInstance> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-test-'));
+  const child = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      SESSION_SECRET: 'integration-test-session-secret-0123456789abcdef',
+      RATE_LIMIT_PER_MINUTE: '0',
+      DATA_DIR: dataDir,
+      DATA_API_KEY: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, child, () => output);
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`next start did not come up within 60 s:\n${output()}`);
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
