@@ -1,6 +1,6 @@
 import 'server-only';
 import { config } from '@/lib/config';
-import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResponse } from '@/lib/interface/auth';
+import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import { hostedRequestChallenge, hostedVerifyChallenge } from '@/lib/sources/hosted/auth';
 import { nodeSourceMissing } from './node-source';
 
@@ -11,7 +11,7 @@ export async function requestChallenge(body: ChallengeRequestBody): Promise<Chal
 }
 
 /** Verifies a signed challenge and answers the session record. */
-export async function verifyChallenge(body: VerifyBody): Promise<VerifyResponse> {
+export async function verifyChallenge(body: VerifyBody): Promise<VerifyResult> {
   if (config().mode === 'hosted') return hostedVerifyChallenge(body);
   throw nodeSourceMissing('sign-in');
 }

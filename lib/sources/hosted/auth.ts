@@ -5,7 +5,7 @@ import {
   type ChallengeRequestBody,
   type ChallengeResponse,
   type VerifyBody,
-  type VerifyResponse,
+  type VerifyResult,
 } from '@/lib/interface/auth';
 import { hostedRequest } from './client';
 
@@ -13,6 +13,6 @@ export function hostedRequestChallenge(body: ChallengeRequestBody): Promise<Chal
   return hostedRequest({ service: 'auth', method: 'POST', path: '/challenge/request/evm', body, schema: challengeResponseSchema });
 }
 
-export function hostedVerifyChallenge(body: VerifyBody): Promise<VerifyResponse> {
+export function hostedVerifyChallenge(body: VerifyBody): Promise<VerifyResult> {
   return hostedRequest({ service: 'auth', method: 'POST', path: '/challenge/verify/evm', body, schema: verifyResponseSchema });
 }
