@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allChains, chainById, chainsFor, findChain, resolveChain } from '@/lib/chains';
+import { allChains, chainById, chainsFor, findChain, publicChain, resolveChain } from '@/lib/chains';
 import { LanternError } from '@/lib/errors';
 import { readReference } from './interface/reference';
 
@@ -122,5 +122,11 @@ describe('chain registry', () => {
     expect(chainById(31337)?.devnet).toBe(true);
     expect(chainById(424242)).toBeUndefined();
     expect(new Set(allChains.map((c) => c.id)).size).toBe(allChains.length);
+  });
+
+  it('gives plain JSON-safe data for pages', () => {
+    const c = publicChain(resolveChain('optimism', 'nfts', off));
+    expect(c).not.toHaveProperty('viem');
+    expect(JSON.parse(JSON.stringify(c))).toEqual(c);
   });
 });
