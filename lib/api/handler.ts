@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { LanternError, badParameter, isLanternError } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
+import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 
 /**
@@ -18,6 +19,7 @@ type Handler<P extends Params> = (req: Request, params: P) => Promise<Response |
 export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean } = {}) {
   return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
     try {
+      await enforceRateLimit(req);
       if (!opts.open) requireApiAccess(req);
       const out = await fn(req, await ctx.params);
       return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
