@@ -31,6 +31,14 @@ export function proxy(request: NextRequest) {
       }
     : {};
 
+  if (isApi && !wellEncoded(request.nextUrl.pathname)) {
+    // Next would throw decoding such a path parameter and answer 500; it is the caller's mistake.
+    return NextResponse.json(
+      { message: 'The path contains malformed percent-encoding.', code: 'invalid_request' },
+      { status: 400, headers: { ...headers, ...cors, 'X-Request-Id': requestId } },
+    );
+  }
+
   if (isApi && request.method === 'OPTIONS') {
     // Preflight: allowed origins get the CORS headers; others get none, so the browser refuses.
     return new NextResponse(null, { status: 204, headers: { ...cors, 'X-Request-Id': requestId } });
@@ -44,6 +52,15 @@ export function proxy(request: NextRequest) {
   for (const [k, v] of Object.entries({ ...headers, ...cors })) response.headers.set(k, v);
   response.headers.set('X-Request-Id', requestId);
   return response;
+}
+
+function wellEncoded(pathname: string): boolean {
+  try {
+    pathname.split('/').forEach((segment) => decodeURIComponent(segment));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const config = {

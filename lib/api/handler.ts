@@ -121,3 +121,22 @@ export function zodToBadParameter(error: z.ZodError): LanternError {
   const name = issue?.path.length ? String(issue.path[0]) : undefined;
   return new LanternError(400, 'invalid_parameter', describeZodError(error), name ? { parameter: name } : {});
 }
+
+/**
+ * Handlers for the methods a route does not serve, so a wrong method gets a JSON 405 naming the
+ * right one instead of Next's empty 405. Spread into a route module: `export const { PUT, ... } = ...`.
+ */
+export function otherMethods(...allowed: ('GET' | 'POST')[]) {
+  const refuse = async (req: Request) => {
+    const res = errorResponse(new LanternError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`));
+    res.headers.set('Allow', [...allowed, 'OPTIONS'].join(', '));
+    return res;
+  };
+  return {
+    PUT: refuse,
+    PATCH: refuse,
+    DELETE: refuse,
+    ...(allowed.includes('GET') ? {} : { GET: refuse }),
+    ...(allowed.includes('POST') ? {} : { POST: refuse }),
+  } as { PUT: typeof refuse; PATCH: typeof refuse; DELETE: typeof refuse; GET: typeof refuse; POST: typeof refuse };
+}

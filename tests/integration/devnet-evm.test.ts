@@ -204,8 +204,8 @@ describe('EVM devnet', () => {
     const found = await rpc<{ txs: { from: string; to: string | null }[] }>('ots_searchTransactionsBefore', [syn.address, 0, 100]);
     expect(found.txs.length).toBe(60);
     for (const t of found.txs) {
-      expect(named.has(t.from.toLowerCase())).toBe(false);
-      if (t.to) expect(named.has(t.to.toLowerCase())).toBe(false);
+      expect(named.has(t.from.toLowerCase() as `0x${string}`)).toBe(false);
+      if (t.to) expect(named.has(t.to.toLowerCase() as `0x${string}`)).toBe(false);
     }
   });
 
