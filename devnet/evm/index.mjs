@@ -6,7 +6,7 @@
 // --load-state of that file (~1 s). The dump keeps historical states, so blocks, receipts, logs,
 // ots_* and debug_traceTransaction all work on the seeded transactions after loading.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anvilVersion, resolveAnvilBinary, spawnAnvil } from './anvil.mjs';
@@ -86,9 +86,12 @@ export async function startEvmDevnet({ port = 8545, host = '127.0.0.1', log, cac
   writeFileSync(`${manifestFile}.tmp`, stringifyManifest(manifest));
   renameSync(`${manifestFile}.tmp`, manifestFile);
   renameSync(tmp, stateFile);
-  // Older keys' state files are large (tens of MB): keep only the current one.
+  // Older keys' state files are large (tens of MB): keep only the current one. Also drop
+  // half-written dumps that a killed seeding run left behind.
   for (const f of readdirSync(dir)) {
-    if (/^evm-[0-9a-f]{16}\.(state|manifest)\.json$/.test(f) && !f.startsWith(`evm-${key}.`)) rmSync(path.join(dir, f), { force: true });
+    const p = path.join(dir, f);
+    if (/^evm-[0-9a-f]{16}\.(state|manifest)\.json$/.test(f) && !f.startsWith(`evm-${key}.`)) rmSync(p, { force: true });
+    else if (f.startsWith('.evm-') && Date.now() - statSync(p).mtimeMs > 15 * 60_000) rmSync(p, { force: true });
   }
   const started = await loadAndCheck({ port, host, log, stateFile, manifestFile });
   if (!started) throw new Error('the freshly dumped devnet state does not load back to the seeded chain');
@@ -101,14 +104,30 @@ export async function startEvmDevnet({ port = 8545, host = '127.0.0.1', log, cac
   }
 }
 
+/**
+ * The served node's flags: the seed's, minus --timestamp. With it, anvil's clock restarts at the
+ * genesis time after --load-state and the next block would be dated 2026-01-01, before the seeded
+ * blocks; without it the clock is the wall clock (and we move it past the last seeded block if needed).
+ */
+function servingArgs() {
+  const args = [...ANVIL_ARGS];
+  const i = args.indexOf('--timestamp');
+  if (i >= 0) args.splice(i, 2);
+  return args;
+}
+
 async function loadAndCheck({ port, host, log, stateFile, manifestFile }) {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-  const node = await spawnAnvil({ port, host, log, args: [...ANVIL_ARGS, '--load-state', stateFile] });
+  const node = await spawnAnvil({ port, host, log, args: [...servingArgs(), '--load-state', stateFile] });
   try {
     const rpc = rpcClient(node.url);
     const last = manifest.transactions[manifest.transactions.length - 1];
     const [head, receipt] = await rpc.batch([['eth_blockNumber'], ['eth_getTransactionReceipt', [last.hash]]]);
     if (Number(head) === manifest.stats.lastBlock && receipt?.blockHash === last.blockHash) {
+      // Blocks mined later (tests, benchmarks) must never be dated before the seeded history.
+      if (Math.floor(Date.now() / 1000) <= manifest.stats.lastTimestamp) {
+        await rpc.call('evm_setTime', [manifest.stats.lastTimestamp + 60]);
+      }
       return { url: node.url, pid: node.pid, stop: node.stop, manifest };
     }
   } catch (e) {

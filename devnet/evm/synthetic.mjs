@@ -12,7 +12,7 @@ const COUNTERPARTY_INDEXES = [16, 17, 18, 19];
 /**
  * Adds `count` transactions touching one wallet to a running devnet: a deployment of its own
  * ERC-20 ("Synthetic Token", SYN), then a mix of ETH sends, SYN transfers and ETH received from
- * counterparties, `perBlock` per block, blocks one hour apart after the current head.
+ * counterparties, `perBlock` per block, blocks one hour apart from anvil's current time.
  * @param {{ rpcUrl: string, count?: number, perBlock?: number, log?: (m: string) => void }} o
  * @returns {Promise<{ address: string, token: string, count: number, firstBlock: number, lastBlock: number, ms: number }>}
  */
@@ -25,8 +25,9 @@ export async function seedSyntheticWallet({ rpcUrl, count = 5000, perBlock = 10,
   const all = [wallet, ...others];
   const counts = await rpc.batch(all.map((a) => ['eth_getTransactionCount', [a.address, 'latest']]));
   const nonce = new Map(all.map((a, i) => [a.address, Number(counts[i])]));
-  const head = await rpc.call('eth_getBlockByNumber', ['latest', false]);
-  let ts = Number(head.timestamp);
+  // The first block takes anvil's own clock (which may be ahead of the head block after a
+  // --load-state); the following ones are one hour apart.
+  let ts = null;
 
   const token = getContractAddress({ from: wallet.address, nonce: BigInt(nonce.get(wallet.address)) }).toLowerCase();
   const specs = [];
@@ -54,10 +55,13 @@ export async function seedSyntheticWallet({ rpcUrl, count = 5000, perBlock = 10,
         });
       }));
       await rpc.batch(raws.map((r) => ['eth_sendRawTransaction', [r]]));
-      ts += 3600;
-      await rpc.call('evm_setNextBlockTimestamp', [ts]);
+      if (ts !== null) {
+        ts += 3600;
+        await rpc.call('evm_setNextBlockTimestamp', [ts]);
+      }
       await rpc.call('evm_mine', []);
       const n = Number(await rpc.call('eth_blockNumber'));
+      if (ts === null) ts = Number((await rpc.call('eth_getBlockByNumber', [toHex(n), false])).timestamp);
       firstBlock ??= n;
       lastBlock = n;
     }

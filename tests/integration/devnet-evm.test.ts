@@ -195,11 +195,13 @@ describe('EVM devnet', () => {
   });
 
   it('adds a synthetic wallet without touching the scenario wallets', async () => {
+    // First write after loading: anvil's clock is ahead of the head block here.
     const before = Number(await rpc<string>('eth_blockNumber'));
+    expect(before).toBe(devnet.manifest.stats.lastBlock);
     const syn = await seedSyntheticWallet({ rpcUrl: devnet.url, count: 60 });
     expect(syn.count).toBe(60);
     expect(syn.firstBlock).toBe(before + 1);
-    const named = new Set(Object.values(devnet.manifest.accounts).map((a) => a.address));
+    const named = new Set<string>(Object.values(devnet.manifest.accounts).map((a) => a.address));
     expect(named.has(syn.address)).toBe(false);
     const found = await rpc<{ txs: { from: string; to: string | null }[] }>('ots_searchTransactionsBefore', [syn.address, 0, 100]);
     expect(found.txs.length).toBe(60);
@@ -207,6 +209,17 @@ describe('EVM devnet', () => {
       expect(named.has(t.from.toLowerCase() as `0x${string}`)).toBe(false);
       if (t.to) expect(named.has(t.to.toLowerCase() as `0x${string}`)).toBe(false);
     }
+  });
+
+  it('dates blocks mined after loading later than the seeded history', async () => {
+    const head = Number(await rpc<string>('eth_blockNumber'));
+    const spare = mnemonicToAccount(devnet.manifest.mnemonic, { addressIndex: 19 });
+    const hash = await rpc<Hex>('eth_sendTransaction', [{ from: spare.address, to: spare.address, value: '0x1' }]);
+    const client = createPublicClient({ transport: http(devnet.url) });
+    const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    const block = await client.getBlock({ blockNumber: receipt.blockNumber });
+    expect(receipt.blockNumber).toBe(BigInt(head + 1));
+    expect(Number(block.timestamp)).toBeGreaterThan(devnet.manifest.stats.lastTimestamp);
   });
 
   it('stop() leaves no process and frees the port', async () => {
