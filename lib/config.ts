@@ -34,6 +34,7 @@ const envSchema = z.object({
   LEDGER_API_URL_LOCAL: optionalUrl('LEDGER_API_URL_LOCAL'),
   EVM_RPC_URL: optionalUrl('EVM_RPC_URL'),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
+  DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL').optional(),
@@ -46,6 +47,7 @@ const envSchema = z.object({
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional()),
   RATE_LIMIT_PER_MINUTE: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'RATE_LIMIT_PER_MINUTE must be a number' }).int().min(0).default(300)),
   TRUSTED_PROXY: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'TRUSTED_PROXY must be the number of proxy hops to trust' }).int().min(0).max(10).default(0)),
+  UPSTREAM_CACHE: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'UPSTREAM_CACHE must be on or off' }).default('on')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' }).int().min(100).max(120_000).default(10_000)),
   NFT_IPFS_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_IPFS_GATEWAY').default('https://ipfs.io/ipfs')),
   NFT_ARWEAVE_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_ARWEAVE_GATEWAY').default('https://arweave.net')),
@@ -70,6 +72,10 @@ export interface Config {
   /** True when EVM_RPC_URL is the embedded devnet (chain 31337 is then accepted and the default). */
   evmIsDevnet: boolean;
   ensRpcUrl?: string;
+  /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
+  defaultChain: string;
+  /** Whether chain `devnet` (0x7a69) is accepted: Lantern reads the devnet itself, or fronts a Lantern that does. */
+  acceptDevnet: boolean;
   databaseUrl?: string;
   dataDir: string;
   sessionSecret: string;
@@ -80,6 +86,8 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxyHops: number;
   upstreamTimeoutMs: number;
+  /** Off only for measuring: every request then reaches the upstream. */
+  upstreamCache: boolean;
   ipfsGateway: string;
   arweaveGateway: string;
   walletConnectProjectId?: string;
@@ -99,8 +107,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const mode = e.DATA_API_KEY ? 'hosted' : 'node';
-  const devnetRpc = `http://127.0.0.1:${e.DEVNET_EVM_PORT}`;
-  const evmRpcUrl = e.EVM_RPC_URL ?? devnetRpc;
+  const evmRpcUrl = e.EVM_RPC_URL ?? `http://127.0.0.1:${e.DEVNET_EVM_PORT}`;
   const ledgerDefaults =
     mode === 'hosted'
       ? { mainnet: 'https://mainnet-aptos-api.moralis.io', testnet: 'https://testnet-aptos-api.moralis.io' }
@@ -120,8 +127,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       local: e.LEDGER_API_URL_LOCAL ?? `http://127.0.0.1:${e.DEVNET_LEDGER_PORT}/v1`,
     },
     evmRpcUrl,
-    evmIsDevnet: evmRpcUrl === devnetRpc || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(evmRpcUrl),
+    evmIsDevnet: isLocal(evmRpcUrl),
     ensRpcUrl: e.ENS_RPC_URL,
+    defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
+    acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(e.DATA_DIR),
@@ -132,6 +141,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustedProxyHops: e.TRUSTED_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamCache: e.UPSTREAM_CACHE === 'on',
     ipfsGateway: e.NFT_IPFS_GATEWAY,
     arweaveGateway: e.NFT_ARWEAVE_GATEWAY,
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID,
@@ -140,6 +150,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
   };
 }
+
+const isLocal = (u: string) => /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(u);
 
 /** Development only: a random secret kept under the data dir so sessions survive restarts. */
 function developmentSecret(dataDir: string): string {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { config } from '@/lib/config';
 import { redis } from './redis';
 
 /**
@@ -23,6 +24,7 @@ export interface CacheOptions<T> {
 }
 
 export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Promise<T>): Promise<T> {
+  if (!config().upstreamCache) return fn();
   const hit = await read<T>(key);
   if (hit !== undefined) return hit;
   const pending = inflight.get(key) as Promise<T> | undefined;

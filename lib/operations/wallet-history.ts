@@ -9,7 +9,7 @@ import { nodeSourceMissing } from './node-source';
 /** Wallet history: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletHistory(address: string, query: HistoryQuery): Promise<HistoryPage> {
   const c = config();
-  const chain = resolveChain(query.chain, 'history', { devnet: c.mode === 'node' && c.evmIsDevnet });
+  const chain = resolveChain(query.chain ?? c.defaultChain, 'history', { devnet: c.acceptDevnet });
   if (c.mode === 'hosted') {
     // A first page changes as soon as a block lands: seconds. A cursor page is anchored below it: longer.
     const ttl = query.cursor ? 300 : 5;

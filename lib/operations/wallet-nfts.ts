@@ -10,7 +10,7 @@ import { nodeSourceMissing } from './node-source';
 /** NFTs a wallet owns: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletNfts(address: string, query: NftQuery): Promise<NftPage> {
   const c = config();
-  const chain = resolveChain(query.chain, 'nfts', { devnet: c.mode === 'node' && c.evmIsDevnet });
+  const chain = resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet });
   if (c.mode === 'hosted') {
     // SYNCED listings may be reused briefly; a SYNCING one is about to change, so it is never kept.
     const ttl = (page: NftPage) => (page.status === 'SYNCED' ? 30 : 0);

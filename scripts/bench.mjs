@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// `npm run bench`: speed and size figures, printed and written to bench-results/latest.json.
+// Targets are in the README; nothing here fails on a slow machine, it reports.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createServer } from 'node:net';
+import { startDevnets } from './lib/devnets.mjs';
+import { fmt, latency, load } from '../bench/load.mjs';
+
+const results = {};
+const report = (name, figures) => {
+  results[name] = figures;
+  console.log(`${name.padEnd(44)} ${fmt(figures)}`);
+};
+
+if (!existsSync('.next/BUILD_ID')) {
+  console.log('no production build yet: running next build');
+  await run('node', ['node_modules/next/dist/bin/next', 'build']);
+}
+
+const [evmPort, ledgerPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+const nets = await startDevnets({ evmPort, ledgerPort, log: () => undefined });
+const keyA = 'bench-key-0123456789';
+const a = await startServer(portA, { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort), API_KEYS: keyA });
+// B fronts A as if A were the hosted API, with its cache off: the difference is Lantern's own overhead.
+const b = await startServer(portB, {
+  DATA_API_KEY: keyA,
+  DATA_API_URL: a.url,
+  AUTH_API_URL: `${a.url}/api/auth`,
+  LEDGER_API_URL_MAINNET: `${a.url}/api/ledger/local`,
+  UPSTREAM_CACHE: 'off',
+  DEFAULT_CHAIN: 'devnet',
+});
+const auth = { 'X-API-Key': keyA };
+
+try {
+  const m = nets.evm.manifest;
+  const alice = m.accounts.alice.checksumAddress;
+  const bob = m.accounts.bob.checksumAddress;
+  const history = (addr, q = '') => `${a.url}/api/v2.2/wallets/${addr}/history?chain=devnet${q}`;
+
+  // Each module measures its own feature; each is optional until its feature lands.
+  for (const [file, fn, args] of [
+    ['../bench/evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url, apiKey: keyA, report }],
+    ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url, apiKey: keyA, report }],
+    ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice, report }],
+  ]) {
+    if (!existsSync(new URL(file, import.meta.url))) continue;
+    const mod = await import(file);
+    const out = await mod[fn](args);
+    if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) if (v && typeof v === 'object') report(k, v);
+  }
+
+  // Load: warm each URL once, then hammer it.
+  const nft = `${a.url}/api/v2.2/${bob}/nft?chain=devnet`;
+  await fetch(nft, { headers: auth });
+  await new Promise((r) => setTimeout(r, 3000)); // let NFT indexing reach SYNCED
+  const block = `${a.url}/api/ledger/local/blocks/by_version/20000?with_transactions=true`;
+  for (const u of [history(alice), nft, block]) await fetch(u, { headers: auth });
+  report('load: cached history first page', await load({ url: history(alice), headers: auth }));
+  report('load: cached NFT listing', await load({ url: nft, headers: auth }));
+  report('load: cached ledger block', await load({ url: block, headers: auth }));
+
+  // Uncached: a different cursor-less range each request defeats the cache honestly.
+  const uncached = await loadRotating((i) => history(alice, `&to_block=${400 + (i % 180)}&limit=25`), auth);
+  report('load: uncached history page (node mode)', uncached);
+
+  // Overhead of the published API over the API it fronts: the same requests straight to A, and
+  // through B (hosted mode, cache off). Warm A first so both passes see the same upstream work.
+  const dave = m.accounts.dave.checksumAddress;
+  const path = (i) => `/api/v2.2/wallets/${i % 2 ? dave : alice}/history?chain=devnet&limit=10`;
+  await latency((i) => a.url + path(i), { headers: auth, n: 20 });
+  const direct = await latency((i) => a.url + path(i), { headers: auth, n: 200 });
+  const fronted = await latency((i) => b.url + path(i), { n: 200 });
+  report('overhead: hosted mode over its upstream', { direct_p50: direct.p50, through_p50: fronted.p50, overhead_p50_ms: Math.round((fronted.p50 - direct.p50) * 10) / 10 });
+} finally {
+  await Promise.allSettled([a.stop(), b.stop(), nets.stop()]);
+}
+
+mkdirSync('bench-results', { recursive: true });
+writeFileSync('bench-results/latest.json', JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
+console.log('\nwritten to bench-results/latest.json');
+
+async function loadRotating(urlFor, headers) {
+  // autocannon with a per-request path: setupClient rewrites each request.
+  const { default: autocannon } = await import('autocannon');
+  let i = 0;
+  const first = new URL(urlFor(0));
+  const r = await autocannon({
+    url: first.origin,
+    connections: 10,
+    duration: 8,
+    headers,
+    requests: [{ setupRequest: (req) => ({ ...req, path: (() => { const u = new URL(urlFor(i++)); return u.pathname + u.search; })() }) }],
+  });
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+async function startServer(port, env) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
+  const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_API_KEY: '', SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/api/health`)).status < 500) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function run(cmd, args) {
+  return new Promise((resolve, reject) => {
+    const c = spawn(cmd, args, { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    c.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}`))));
+  });
+}
