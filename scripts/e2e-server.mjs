@@ -13,7 +13,7 @@ const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? 18080);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-e2e-'));
 
 const nets = await startDevnets({ evmPort, ledgerPort });
-const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+const server = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
   stdio: 'inherit',
   detached: true,
   env: {

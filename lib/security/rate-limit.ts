@@ -51,9 +51,9 @@ async function hit(bucket: string): Promise<{ count: number; resetAt: number }> 
 }
 
 /**
- * The client's address. Without a trusted proxy, X-Forwarded-For is the client's own claim except
- * for the entry Next.js appends for the socket peer, so only the last entry counts; with N trusted
- * proxies in front, the N+1-th entry from the right is the client.
+ * The client's address. scripts/server.mjs always appends the socket peer to X-Forwarded-For, so the
+ * last entry is whoever connected; with N trusted proxies in front, the N+1-th entry from the right
+ * is the client. Anything further left is the client's own claim and is ignored.
  */
 export function clientIp(headers: Headers): string {
   const hops = config().trustedProxyHops;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { freePort } from './ports';
 
 /**
- * Starts a real production server of Lantern (`next start`, from the build `npm test` made) with the
+ * Starts a real production server of Lantern (`npm start`'s scripts/server.mjs, from the build `npm test` made) with the
  * given environment, on a free loopback port, with its own DATA_DIR so instances never share PGlite.
  */
 export interface LanternInstance {
@@ -19,7 +19,7 @@ export interface LanternInstance {
 export async function startLantern(env: Record<string, string | undefined> = {}): Promise<LanternInstance> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-test-'));
-  const child = spawn(path.resolve('node_modules/.bin/next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

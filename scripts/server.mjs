@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// `npm start`: Next's production server behind a few lines that make the client address trustworthy.
+// Next only fills X-Forwarded-For when it is absent, so a client could name any address and dodge
+// per-IP rate limits. Here the socket's peer is always appended, and lib/security/rate-limit.ts reads
+// the entry TRUSTED_PROXY hops from the right.
+import { createServer } from 'node:http';
+import next from 'next';
+
+const port = Number(process.env.PORT ?? argValue('-p') ?? 3000);
+const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
+const app = next({ dev: false, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = createServer((req, res) => {
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  const sent = req.headers['x-forwarded-for'];
+  req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
+  handle(req, res);
+});
+server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
+server.listen(port, hostname, () => console.log(`Lantern listening on http://${hostname}:${port}`));
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}
+
+function argValue(flag) {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}

@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { startLantern, type LanternInstance } from '../support/lantern';
+
+// Unknown API path: cheap, needs no source, and still goes through the limiter like every API call.
+const API = '/api/v2.2/wallets/0x123/history';
+const started: LanternInstance[] = [];
+afterAll(() => Promise.all(started.map((l) => l.stop())));
+
+async function instance(env: Record<string, string>) {
+  const l = await startLantern({ RATE_LIMIT_PER_MINUTE: '5', DEVNET_EVM_PORT: '1', DEVNET_LEDGER_PORT: '2', ...env });
+  started.push(l);
+  return l;
+}
+
+const statuses = async (url: string, n: number, headers: Record<string, string> = {}) => {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await fetch(url, { headers })).status);
+  return out;
+};
+
+describe('rate limits', () => {
+  it('answer 429 with Retry-After past the limit, and a forged X-Forwarded-For does not reset it', async () => {
+    const l = await instance({});
+    expect(await statuses(l.url + API, 5)).toEqual([400, 400, 400, 400, 400]);
+    const res = await fetch(l.url + API, { headers: { 'X-Forwarded-For': '203.0.113.9' } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await res.json()).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('5 a minute') });
+  });
+
+  it('count each client separately behind a trusted proxy', async () => {
+    const l = await instance({ TRUSTED_PROXY: '1' });
+    expect(await statuses(l.url + API, 6, { 'X-Forwarded-For': '198.51.100.1' })).toEqual([400, 400, 400, 400, 400, 429]);
+    expect(await statuses(l.url + API, 1, { 'X-Forwarded-For': '198.51.100.2' })).toEqual([400]);
+  });
+
+  it('count per API key too', async () => {
+    const l = await instance({ TRUSTED_PROXY: '1', API_KEYS: 'rate-key-0123456789' });
+    const key = { 'X-API-Key': 'rate-key-0123456789' };
+    for (let i = 0; i < 5; i++) await fetch(l.url + API, { headers: { ...key, 'X-Forwarded-For': `198.51.100.${10 + i}` } });
+    const res = await fetch(l.url + API, { headers: { ...key, 'X-Forwarded-For': '198.51.100.99' } });
+    expect(res.status).toBe(429);
+  });
+
+  it('do not spend a visitor’s budget on server-rendered pages', async () => {
+    const l = await instance({});
+    for (let i = 0; i < 8; i++) expect((await fetch(l.url + '/')).status).toBe(200);
+    expect((await fetch(l.url + API)).status).toBe(400);
+  });
+
+  it('turn off with 0', async () => {
+    const l = await instance({ RATE_LIMIT_PER_MINUTE: '0' });
+    expect((await statuses(l.url + API, 12)).every((s) => s === 400)).toBe(true);
+  });
+});
