@@ -2,13 +2,12 @@ import 'server-only';
 import { resolveChain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import type { NftPage, NftQuery } from '@/lib/interface/nfts';
+import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
 import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
-import { nodeSourceMissing } from './node-source';
 
 /** NFTs a wallet owns: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletNfts(address: string, query: NftQuery): Promise<NftPage> {
   const c = config();
-  const chain = resolveChain(query.chain, 'nfts', { devnet: c.mode === 'node' && c.evmIsDevnet });
-  if (c.mode === 'hosted') return hostedWalletNfts(address, chain, query);
-  throw nodeSourceMissing('wallet NFTs');
+  if (c.mode === 'hosted') return hostedWalletNfts(address, resolveChain(query.chain, 'nfts', { devnet: false }), query);
+  return nodeWalletNfts(address, await nodeRequestChain(query.chain, 'nfts'), query);
 }
