@@ -145,3 +145,10 @@ export function resolveChain(value: string | undefined, operation: ChainOperatio
   const why = chain ? `${chain.name} is not available for ${OPERATION_LABEL[operation]}` : `unknown chain "${shown}"`;
   throw badParameter('chain', `chain: ${why}; allowed values: ${list}`);
 }
+
+export type PublicChain = Omit<Chain, 'viem'>;
+
+/** Plain data for client components and JSON: viem chain objects may carry formatter functions. */
+export function publicChain({ viem: _viem, ...rest }: Chain): PublicChain {
+  return rest;
+}

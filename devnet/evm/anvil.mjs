@@ -42,7 +42,8 @@ export function anvilVersion(bin = resolveAnvilBinary()) {
  */
 export async function spawnAnvil({ port, host = '127.0.0.1', args = [], log, timeoutMs = 20_000 }) {
   const bin = resolveAnvilBinary();
-  const child = spawn(bin, ['--host', host, '--port', String(port), ...args], {
+  // --silent: anvil otherwise logs every RPC method name; errors still reach stderr.
+  const child = spawn(bin, ['--silent', '--host', host, '--port', String(port), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -30,6 +30,9 @@ export const ANVIL_ARGS = [
   '--hardfork', 'prague',
   // FIFO: several transactions in one block keep the order they were sent in.
   '--order', 'fifo',
+  // Keeps per-block states in the dumped state file, so after --load-state debug_traceTransaction
+  // and historical eth_call/eth_getBalance still work (without it they fail with "Resource not found").
+  '--preserve-historical-states',
 ];
 
 const TOPIC_TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'));

@@ -32,8 +32,8 @@ export const challengeRequestBodySchema = z
     timeout: z.number().int('timeout is in whole seconds').min(15, 'timeout must be at least 15 seconds').max(120, 'timeout must be at most 120 seconds'),
   })
   .superRefine((b, ctx) => {
-    if (b.expirationTime && b.notBefore && Date.parse(b.notBefore) >= Date.parse(b.expirationTime)) {
-      ctx.addIssue({ code: 'custom', path: ['expirationTime'], message: 'expirationTime must be after notBefore' });
+    if (b.expirationTime && b.notBefore && Date.parse(b.notBefore) > Date.parse(b.expirationTime)) {
+      ctx.addIssue({ code: 'custom', path: ['expirationTime'], message: 'expirationTime must not be before notBefore' });
     }
   });
 export type ChallengeRequestBody = z.output<typeof challengeRequestBodySchema>;

@@ -27,10 +27,10 @@ export const hexSchema = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, 'expected 0x-
  */
 export const decimalString = z.union([
   z.string().trim().regex(/^\d+$/, 'expected a decimal integer string'),
+  // Not .int(): that rejects integers beyond 2^53, which providers do send (precision is already gone).
   z
     .number()
-    .int('expected an integer')
-    .nonnegative()
+    .refine((n) => Number.isInteger(n) && n >= 0, 'expected a non-negative integer')
     .transform((n) => BigInt(n).toString()),
 ]);
 

@@ -110,8 +110,7 @@ const list = <T extends z.ZodType>(item: T) =>
     .nullish()
     .transform((v) => v ?? []);
 
-export const walletTransactionSchema = z
-  .looseObject({
+const walletTransactionWire = z.looseObject({
     hash: z.string(),
     nonce: nullableDecimal,
     transaction_index: nullableDecimal,
@@ -140,11 +139,17 @@ export const walletTransactionSchema = z
     summary: nullableString,
     method_label: nullableString,
     transaction_fee: nullableString,
-  })
-  .transform(({ erc20_transfer, erc20_transfers, ...tx }) => ({
-    ...tx,
-    erc20_transfer: mergeErc20(erc20_transfer ?? [], erc20_transfers ?? []),
-  }));
+});
+
+type WalletTransactionWire = z.output<typeof walletTransactionWire>;
+/** One transaction: erc20 transfers under `erc20_transfer` only; unknown keys kept (index signature). */
+export type WalletTransaction = {
+  [K in keyof WalletTransactionWire as K extends 'erc20_transfers' | 'erc20_transfer' ? never : K]: WalletTransactionWire[K];
+} & { erc20_transfer: Erc20Transfer[] };
+
+export const walletTransactionSchema = walletTransactionWire.transform(({ erc20_transfer, erc20_transfers, ...tx }): WalletTransaction => {
+  return { ...tx, erc20_transfer: mergeErc20(erc20_transfer ?? [], erc20_transfers ?? []) } as WalletTransaction;
+});
 
 /**
  * The interface says `erc20_transfer`, providers send `erc20_transfers`, and Lantern's own answers carry
@@ -168,7 +173,6 @@ export type InternalTransaction = z.output<typeof internalTransactionSchema>;
 export type NftTransfer = z.output<typeof nftTransferSchema>;
 export type Erc20Transfer = z.output<typeof erc20TransferSchema>;
 export type NativeTransfer = z.output<typeof nativeTransferSchema>;
-export type WalletTransaction = z.output<typeof walletTransactionSchema>;
 export type HistoryPage = z.output<typeof historyPageSchema>;
 
 /*

@@ -52,7 +52,7 @@ export const normalizedMetadataSchema = z.looseObject({
 });
 
 export const mediaItemSchema = z.looseObject({
-  url: z.string(),
+  url: nullableString,
   width: nullableNumber,
   height: nullableNumber,
 });

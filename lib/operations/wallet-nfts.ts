@@ -1,6 +1,8 @@
 import 'server-only';
 import { resolveChain } from '@/lib/chains';
+import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
+import { stableKey } from './wallet-history';
 import type { NftPage, NftQuery } from '@/lib/interface/nfts';
 import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
 import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
@@ -8,6 +10,11 @@ import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
 /** NFTs a wallet owns: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletNfts(address: string, query: NftQuery): Promise<NftPage> {
   const c = config();
-  if (c.mode === 'hosted') return hostedWalletNfts(address, resolveChain(query.chain, 'nfts', { devnet: false }), query);
-  return nodeWalletNfts(address, await nodeRequestChain(query.chain, 'nfts'), query);
+  const chain = c.mode === 'hosted' ? resolveChain(query.chain, 'nfts', { devnet: false }) : await nodeRequestChain(query.chain, 'nfts');
+  // SYNCED listings may be reused briefly; a SYNCING one is about to change, so it is never kept.
+  const ttl = (page: NftPage) => (page.status === 'SYNCED' ? 30 : 0);
+  const source = c.mode === 'hosted' ? 'hosted' : 'node';
+  return cached(`nfts:${source}:${chain.hex}:${address}:${stableKey(query)}`, { ttl }, () =>
+    c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query),
+  );
 }

@@ -42,6 +42,9 @@ beforeEach(() => {
 });
 
 const historyPath = `/api/v2.2/wallets/${WALLET}/history`;
+// Successful answers are cached, so each failure test asks about a wallet nobody asked about before.
+let walletSeq = 0;
+const freshHistoryPath = () => `/api/v2.2/wallets/0x${(++walletSeq).toString(16).padStart(40, 'a')}/history`;
 
 describe('success through the hosted client', () => {
   it('answers wallet history in the interface shape and sends the key only upstream', async () => {
@@ -102,29 +105,53 @@ describe('success through the hosted client', () => {
   });
 });
 
+describe('caching', () => {
+  it('does not call upstream twice for the same page within its lifetime', async () => {
+    const path = `${freshHistoryPath()}?chain=eth&limit=7`;
+    expect((await get(path)).status).toBe(200);
+    expect((await get(path)).status).toBe(200);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('coalesces concurrent identical requests into one upstream call', async () => {
+    const path = `${freshHistoryPath()}?chain=eth`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(path)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('never caches an error', async () => {
+    const path = freshHistoryPath();
+    stub.fault(/history/, { kind: 'status', status: 404 }, 1);
+    expect((await get(path)).status).toBe(404);
+    expect((await get(path)).status).toBe(200);
+    expect(stub.requests).toHaveLength(2);
+  });
+});
+
 describe('upstream failures map to precise statuses', () => {
   it('400 passes the upstream message through', async () => {
     stub.fault(/history/, { kind: 'status', status: 400, body: { message: 'from_date is after to_date' } });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(400);
     expect(r.json.message).toBe('from_date is after to_date');
   });
 
   it.each([401, 403])('%i becomes 502 without echoing the key', async (status) => {
     stub.fault(/history/, { kind: 'status', status, body: { message: `Invalid key ${CANARY_DATA_API_KEY}` } });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
     expect(r.json).toEqual({ code: 'upstream_key_rejected', message: "The data provider rejected this server's API key." });
   });
 
   it('404 stays 404', async () => {
     stub.fault(/history/, { kind: 'status', status: 404, body: { message: 'No such wallet' } });
-    expect((await get(historyPath)).status).toBe(404);
+    expect((await get(freshHistoryPath())).status).toBe(404);
   });
 
   it('429 with a long Retry-After is 503 with Retry-After, not waited out', async () => {
     stub.fault(/history/, { kind: 'status', status: 429, retryAfter: '30' });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('30');
     expect(stub.requests).toHaveLength(1);
@@ -132,14 +159,14 @@ describe('upstream failures map to precise statuses', () => {
 
   it('a short 429 is retried and then succeeds', async () => {
     stub.fault(/history/, { kind: 'status', status: 429, retryAfter: '0' }, 1);
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(200);
     expect(stub.requests).toHaveLength(2);
   });
 
   it('5xx is retried at most twice for GET, then 502', async () => {
     stub.fault(/history/, { kind: 'status', status: 500 });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
     expect(r.json.code).toBe('upstream_unavailable');
     expect(stub.requests).toHaveLength(3);
@@ -154,7 +181,7 @@ describe('upstream failures map to precise statuses', () => {
 
   it('a dropped connection is retried, then 502', async () => {
     stub.fault(/history/, { kind: 'drop' });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
     expect(stub.requests).toHaveLength(3);
   });
@@ -162,7 +189,7 @@ describe('upstream failures map to precise statuses', () => {
   it('a hang past the timeout is 504', async () => {
     stub.fault(/history/, { kind: 'hang' });
     const started = Date.now();
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(504);
     expect(r.json.code).toBe('upstream_timeout');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -170,14 +197,14 @@ describe('upstream failures map to precise statuses', () => {
 
   it('a malformed body is 502', async () => {
     stub.fault(/history/, { kind: 'malformed' });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
     expect(r.json.message).toMatch(/not valid JSON/);
   });
 
   it('a wrong-shaped body is 502 naming the field', async () => {
     stub.fault(/history/, { kind: 'wrong-shape' });
-    const r = await get(historyPath);
+    const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
     expect(r.json.message).toContain('result[0].hash');
   });

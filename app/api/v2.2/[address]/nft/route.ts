@@ -1,4 +1,4 @@
-import { api, parseParam, parseQuery } from '@/lib/api/handler';
+import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
 import { addressSchema } from '@/lib/interface/common';
 import { nftQuerySchema, serializeNftPage } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
@@ -10,3 +10,5 @@ export const GET = api<{ address: string }>(async (req, params) => {
   const query = parseQuery(req, nftQuerySchema);
   return serializeNftPage(await getWalletNfts(address, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,4 +1,4 @@
-import { api, readJsonBody } from '@/lib/api/handler';
+import { api, otherMethods, readJsonBody } from '@/lib/api/handler';
 import { challengeRequestBodySchema, serializeChallengeResponse } from '@/lib/interface/auth';
 import { requestChallenge } from '@/lib/operations/sign-in';
 
@@ -7,3 +7,5 @@ export const dynamic = 'force-dynamic';
 export const POST = api(async (req) => serializeChallengeResponse(await requestChallenge(await readJsonBody(req, challengeRequestBodySchema))), {
   status: 201,
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');

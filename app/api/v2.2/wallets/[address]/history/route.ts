@@ -1,4 +1,4 @@
-import { api, parseParam, parseQuery } from '@/lib/api/handler';
+import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
 import { addressSchema } from '@/lib/interface/common';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
@@ -10,3 +10,5 @@ export const GET = api<{ address: string }>(async (req, params) => {
   const query = parseQuery(req, historyQuerySchema);
   return serializeHistoryPage(await getWalletHistory(address, query));
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,0 +1,10 @@
+export const CHAIN_ID: number;
+export const BLOCK_COUNT: number;
+export const PRUNED_BELOW: number;
+export const EPILOGUE_FROM: number;
+export const BIG_BLOCK: number;
+export const HUGE_BLOCK: number;
+export const SENDER_COUNT: number;
+export function signingMessage(tx: Record<string, unknown>): Buffer;
+export function createChain(): import('./index.mjs').LedgerChain;
+export function canonicalJson(value: unknown): string;
