@@ -8,4 +8,6 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [];
+import { evmNodeMigration } from './100-evm-node';
+
+export const migrations: Migration[] = [evmNodeMigration];

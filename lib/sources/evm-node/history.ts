@@ -1,0 +1,266 @@
+import 'server-only';
+import { formatUnits } from 'viem';
+import type { Chain } from '@/lib/chains';
+import { db } from '@/lib/db';
+import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
+import { ensureWalletIndexed } from './activity';
+import { categorise, methodLabel, type Movement } from './categorise';
+import { queryBinding, readCursor, signCursor } from './cursor';
+import { normaliseMetadata, tokenMetaMany } from './metadata';
+import { assertNodeChain, reorgDepth } from './rpc';
+import { tokenFactsMany, type TokenFacts } from './tokens';
+import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
+import { badParameter } from '@/lib/errors';
+
+/**
+ * Wallet history from Lantern's own index of an EVM node. A page is: bring the wallet's activity index
+ * to the head (nothing to do when no block arrived), one keyset query on (block_number, tx_index),
+ * and the facts of just those transactions (cached once final). Cost does not grow with history length.
+ */
+
+const DEFAULT_LIMIT = 100;
+const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
+
+export async function nodeWalletHistory(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage> {
+  await assertNodeChain(chain);
+  const wallet = address.toLowerCase();
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const range = resolveHistoryRange(query);
+  const binding = queryBinding([
+    'history', chain.id, wallet, query.order,
+    range.fromBlock ?? null, range.fromDate?.toISOString() ?? null, range.toBlock ?? null, range.toDate?.toISOString() ?? null,
+  ]);
+  let after: { block: number; index: number; page: number } | undefined;
+  if (query.cursor) {
+    const [block, index, page] = readCursor(query.cursor, binding);
+    if (![block, index, page].every((n) => Number.isSafeInteger(n) && (n as number) >= 0)) throw badParameter('cursor', 'cursor: it cannot be read');
+    after = { block: block as number, index: index as number, page: page as number };
+  }
+
+  const head = await ensureWalletIndexed(chain.id, wallet);
+  const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
+  const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);
+
+  const desc = query.order === 'DESC';
+  const params: unknown[] = [chain.id, wallet, fromBlock, toBlock, limit + 1];
+  let keyset = '';
+  if (after) {
+    params.push(after.block, after.index);
+    keyset = `AND (block_number, tx_index) ${desc ? '<' : '>'} ($6, $7)`;
+  }
+  const dir = desc ? 'DESC' : 'ASC';
+  const d = await db();
+  const { rows } = await d.query<{ block_number: string; tx_index: number; tx_hash: string }>(
+    `SELECT block_number, tx_index, tx_hash FROM evm_wallet_activity
+     WHERE chain_id = $1 AND address = $2 AND block_number BETWEEN $3 AND $4 ${keyset}
+     ORDER BY block_number ${dir}, tx_index ${dir} LIMIT $5`,
+    params,
+  );
+  const pageRows = rows.slice(0, limit);
+  const facts = await txFactsMany(chain.id, pageRows.map((r) => r.tx_hash), head - reorgDepth());
+  const txs = pageRows.map((r) => facts.get(r.tx_hash)!);
+  const result = await render(chain, wallet, txs, query);
+  const last = pageRows[pageRows.length - 1];
+  const page = after ? after.page : 1;
+  return {
+    page,
+    page_size: limit,
+    cursor: rows.length > limit && last ? signCursor(binding, [Number(last.block_number), last.tx_index, page + 1]) : null,
+    result,
+  };
+}
+
+/** First block whose timestamp is >= date (head + 1 when none): binary search over cached block times. */
+async function firstBlockAtOrAfter(chainId: number, date: Date, head: number): Promise<number> {
+  const ts = Math.ceil(date.getTime() / 1000);
+  let lo = 0;
+  let hi = head + 1;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if ((await blockTimestamp(chainId, mid)) >= ts) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Last block whose timestamp is <= date (-1 when none). */
+async function lastBlockAtOrBefore(chainId: number, date: Date, head: number): Promise<number> {
+  const ts = Math.floor(date.getTime() / 1000);
+  return (await firstBlockAtOrAfter(chainId, new Date((ts + 1) * 1000), head)) - 1;
+}
+
+// Addresses lowercase, as the hosted API sends them.
+const checksum = (a: string | null) => (a ? a.toLowerCase() : null);
+const unlabelled = { from_address_entity: null, from_address_entity_logo: null, from_address_label: null, to_address_entity: null, to_address_entity_logo: null, to_address_label: null };
+
+function direction(wallet: string, from: string, to: string | null): 'send' | 'receive' | null {
+  if (from === wallet) return 'send';
+  if (to === wallet) return 'receive';
+  return null;
+}
+
+async function render(chain: Chain, wallet: string, txs: TxFacts[], query: HistoryQuery): Promise<WalletTransaction[]> {
+  const wanted = new Map<string, 'erc20' | 'erc721' | 'erc1155'>();
+  for (const t of txs) {
+    for (const m of t.erc20) wanted.set(m.token, 'erc20');
+    for (const m of t.nft) wanted.set(m.token, m.standard);
+  }
+  const tokens = await tokenFactsMany(chain.id, [...wanted].map(([address, hint]) => ({ address, hint })));
+  const meta = query.nft_metadata
+    ? await tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard }))))
+    : undefined;
+  const native = chain.nativeCurrency;
+  return txs.map((t) => renderTx(t, wallet, native, tokens, query, meta));
+}
+
+function renderTx(
+  t: TxFacts,
+  wallet: string,
+  native: { symbol: string; decimals: number },
+  tokens: Map<string, TokenFacts>,
+  query: HistoryQuery,
+  meta?: Awaited<ReturnType<typeof tokenMetaMany>>,
+): WalletTransaction {
+  const timestamp = new Date(t.timestamp * 1000).toISOString();
+  const ok = t.status === 1;
+  const moves: Movement[] = [];
+
+  const nativeTransfers: WalletTransaction['native_transfers'] = [];
+  const addNative = (from: string, to: string | null, value: string, internal: boolean) => {
+    nativeTransfers.push({
+      ...unlabelled,
+      from_address: checksum(from),
+      to_address: checksum(to),
+      value,
+      value_formatted: formatUnits(BigInt(value), native.decimals),
+      direction: direction(wallet, from, to),
+      internal_transaction: internal,
+      token_symbol: native.symbol,
+      token_logo: null,
+    });
+    if (to) moves.push({ kind: 'native', token: 'native', symbol: native.symbol, decimals: native.decimals, from, to, value: BigInt(value), spam: false });
+  };
+  if (ok && t.value !== '0') addNative(t.from, t.to ?? t.contractAddress, t.value, false);
+  if (ok) for (const c of t.calls ?? []) if (c.value !== '0' && !c.reverted) addNative(c.from, c.to, c.value, true);
+
+  const erc20 = t.erc20.map((m) => {
+    const f = tokens.get(m.token);
+    const decimals = f?.decimals ?? null;
+    const symbol = f?.symbol ?? null;
+    moves.push({ kind: 'erc20', token: m.token, symbol: symbol ?? m.token.slice(0, 8), decimals, from: m.from, to: m.to, value: BigInt(m.value), spam: !!f?.possibleSpam });
+    return {
+      token_name: f?.name ?? null,
+      token_symbol: symbol,
+      token_logo: null,
+      token_decimals: decimals === null ? null : String(decimals),
+      transaction_hash: t.hash,
+      address: checksum(m.token)!,
+      block_timestamp: timestamp,
+      block_number: String(t.blockNumber),
+      block_hash: t.blockHash,
+      ...unlabelled,
+      from_address: checksum(m.from),
+      to_address: checksum(m.to),
+      value: m.value,
+      value_formatted: decimals === null ? null : formatUnits(BigInt(m.value), decimals),
+      transaction_index: t.txIndex,
+      log_index: m.logIndex,
+      possible_spam: f?.possibleSpam ?? false,
+      verified_contract: false,
+      direction: direction(wallet, m.from, m.to),
+    };
+  });
+
+  const nfts = t.nft.map((m) => {
+    const f = tokens.get(m.token);
+    moves.push({ kind: 'nft', token: m.token, symbol: f?.symbol ?? 'NFT', decimals: 0, from: m.from, to: m.to, value: BigInt(m.amount), tokenId: m.tokenId, name: f?.name, spam: !!f?.possibleSpam });
+    const extra: Record<string, unknown> = {};
+    if (meta) {
+      const tm = meta.get(`${m.token}:${m.tokenId}`);
+      extra.token_uri = tm?.tokenUri ?? null;
+      extra.metadata = tm?.metadata ?? null;
+      extra.normalized_metadata = normaliseMetadata(tm?.metadata ?? null);
+    }
+    return {
+      token_address: checksum(m.token)!,
+      token_id: m.tokenId,
+      ...unlabelled,
+      from_address: checksum(m.from),
+      to_address: checksum(m.to),
+      value: t.value,
+      amount: m.amount,
+      contract_type: m.standard === 'erc721' ? 'ERC721' : 'ERC1155',
+      block_number: String(t.blockNumber),
+      block_timestamp: timestamp,
+      block_hash: t.blockHash,
+      transaction_hash: t.hash,
+      transaction_type: null,
+      transaction_index: t.txIndex,
+      log_index: m.logIndex,
+      operator: checksum(m.operator),
+      possible_spam: f?.possibleSpam ?? false,
+      verified_collection: false,
+      direction: direction(wallet, m.from, m.to),
+      ...extra,
+    };
+  });
+
+  const label = methodLabel(t.selector);
+  const { category, summary } = categorise({
+    wallet,
+    sender: t.from,
+    to: t.to,
+    status: t.status,
+    createdContract: t.contractAddress,
+    selector: t.selector,
+    methodLabel: label,
+    moves,
+  });
+  const tokenMoves = moves.filter((m) => m.kind !== 'native');
+  const fee = BigInt(t.gasUsed) * BigInt(t.gasPrice);
+
+  const tx: WalletTransaction = {
+    hash: t.hash,
+    nonce: t.nonce,
+    transaction_index: String(t.txIndex),
+    ...unlabelled,
+    from_address: checksum(t.from)!,
+    to_address: checksum(t.to),
+    value: t.value,
+    gas: t.gas,
+    gas_price: t.gasPrice,
+    receipt_cumulative_gas_used: t.cumulativeGasUsed,
+    receipt_gas_used: t.gasUsed,
+    receipt_contract_address: checksum(t.contractAddress),
+    receipt_root: null,
+    receipt_status: String(t.status),
+    block_timestamp: timestamp,
+    block_number: String(t.blockNumber),
+    block_hash: t.blockHash,
+    internal_transactions: query.include_internal_transactions
+      ? (t.calls ?? []).map((c) => ({
+          transaction_hash: t.hash,
+          block_number: String(t.blockNumber),
+          block_hash: t.blockHash,
+          type: c.type,
+          from: checksum(c.from),
+          to: checksum(c.to),
+          value: c.value,
+          gas: c.gas,
+          gas_used: c.gasUsed,
+          input: c.input,
+          output: c.output,
+        }))
+      : undefined,
+    nft_transfers: nfts,
+    erc20_transfer: erc20,
+    native_transfers: nativeTransfers,
+    // Spam when every token this transaction moved is possible spam and the wallet did not send it.
+    possible_spam: tokenMoves.length > 0 && t.from !== wallet && tokenMoves.every((m) => m.spam),
+    category,
+    summary,
+    method_label: label,
+    transaction_fee: formatUnits(fee, native.decimals),
+  };
+  return tx;
+}

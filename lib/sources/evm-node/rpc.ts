@@ -1,0 +1,117 @@
+import 'server-only';
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { chainById, type Chain } from '@/lib/chains';
+import { config } from '@/lib/config';
+import { LanternError, badParameter } from '@/lib/errors';
+
+/**
+ * The one way this source talks to the EVM node: viem's public client over HTTP with a timeout, a
+ * bounded retry and JSON-RPC batching (calls made in the same tick travel in one HTTP request).
+ * Errors become LanternErrors that never carry the RPC URL (it often holds a provider key).
+ */
+
+export class RpcMethodError extends LanternError {
+  constructor(
+    readonly method: string,
+    readonly rpcCode: number | undefined,
+    detail: string,
+  ) {
+    super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`);
+  }
+  /** The node does not offer this method (so a fallback may be tried). */
+  get unsupported(): boolean {
+    return this.rpcCode === -32601 || this.rpcCode === -32004 || /not (found|supported|available)|unsupported|does not exist/i.test(this.message);
+  }
+}
+
+interface State {
+  url: string;
+  client: PublicClient;
+  chainId?: Promise<number>;
+  head?: { at: number; value: Promise<number> };
+}
+
+const g = globalThis as unknown as { __lanternEvmRpc?: State };
+
+function state(): State {
+  const c = config();
+  if (!g.__lanternEvmRpc || g.__lanternEvmRpc.url !== c.evmRpcUrl) {
+    const client = createPublicClient({
+      transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 2, retryDelay: 100, batch: { batchSize: 100, wait: 0 } }),
+    });
+    g.__lanternEvmRpc = { url: c.evmRpcUrl, client };
+  }
+  return g.__lanternEvmRpc;
+}
+
+/** One JSON-RPC call; node errors become LanternErrors (5xx: the node is at fault, not the caller). */
+export async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  try {
+    return (await state().client.request({ method, params } as never)) as T;
+  } catch (e) {
+    throw mapError(method, e);
+  }
+}
+
+function mapError(method: string, e: unknown): LanternError {
+  if (e instanceof LanternError) return e;
+  const err = e as { name?: string; code?: number; shortMessage?: string; details?: string; cause?: unknown };
+  // viem wraps: walk the cause chain to the first error that says what happened.
+  let cur: typeof err | undefined = err;
+  for (let i = 0; cur && i < 6; i++) {
+    if (cur.name === 'TimeoutError') return new LanternError(504, 'upstream_timeout', `The EVM node did not answer ${method} in time.`);
+    if (cur.name === 'HttpRequestError') {
+      return new LanternError(503, 'upstream_unavailable', `The EVM node could not be reached (${method}).`, { retryAfter: 5 });
+    }
+    if (typeof cur.code === 'number' && cur.code < 0) return new RpcMethodError(method, cur.code, cur.details ?? cur.shortMessage ?? 'error');
+    cur = cur.cause as typeof err | undefined;
+  }
+  return new RpcMethodError(method, undefined, err.details ?? err.shortMessage ?? 'error');
+}
+
+export const hexNum = (n: number | bigint) => `0x${n.toString(16)}`;
+
+/** The node's chain id, asked once per process (again after a failure). */
+export function nodeChainId(): Promise<number> {
+  const s = state();
+  s.chainId ??= rpc<string>('eth_chainId').then(Number, (e) => {
+    s.chainId = undefined;
+    throw e;
+  });
+  return s.chainId;
+}
+
+/** One node serves one chain: a request for another is the caller's mistake, named `chain`. */
+export async function assertNodeChain(chain: Chain): Promise<void> {
+  const id = await nodeChainId();
+  if (chain.id === id) return;
+  const node = chainById(id);
+  const name = node ? `${node.name} (${node.hex})` : `chain id ${id} (0x${id.toString(16)})`;
+  throw badParameter('chain', `chain: this Lantern reads one EVM node, which serves ${name}, not ${chain.name} (${chain.hex})`);
+}
+
+/** The chain a request without `chain` means in node mode: the node's own chain when Lantern knows it. */
+export async function nodeDefaultChain(): Promise<Chain | undefined> {
+  return chainById(await nodeChainId());
+}
+
+const HEAD_TTL_MS = 1000;
+
+/** Latest block number, shared for a second so a burst of requests asks the node once. */
+export function headBlock(): Promise<number> {
+  const s = state();
+  const now = Date.now();
+  if (!s.head || now - s.head.at > HEAD_TTL_MS) {
+    const value = rpc<string>('eth_blockNumber').then(Number);
+    s.head = { at: now, value };
+    value.catch(() => {
+      if (s.head?.value === value) s.head = undefined;
+    });
+  }
+  return s.head.value;
+}
+
+/** Blocks this close to the head may still be replaced by a reorg: indexed, but not cached as final. */
+export function reorgDepth(): number {
+  return config().evmIsDevnet ? 0 : 12;
+}

@@ -1,0 +1,169 @@
+import 'server-only';
+import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
+import { db } from '@/lib/db';
+import { rpc } from './rpc';
+import { TOPIC_TRANSFER, ZERO_TOPIC, topicAddress } from './logs';
+
+/**
+ * Token facts: name, symbol, decimals and the kind of contract, read once with eth_call and kept in
+ * the database (and in memory). NFT contracts are told apart with ERC-165 supportsInterface
+ * (0x80ac58cd ERC-721, 0xd9b67a26 ERC-1155); the transfer logs say the kind when a contract does not.
+ *
+ * Spam rule (`possible_spam`), documented in docs/evm-node.md: a token is possible spam when BOTH
+ *  1. its name or symbol baits: it holds a URL or domain (`http`, `www.`, `name.tld`) or the words
+ *     claim, reward(s), visit, voucher or airdrop; and
+ *  2. it is distributed unsolicited: every mint (Transfer from the zero address) among the first 50
+ *     the node returns went to an address that did not send the minting transaction.
+ * A bait name alone is not enough (a project may be called "Reward Token"), and neither is an
+ * airdrop alone (many honest tokens airdrop). When the node refuses the log query (range limits),
+ * rule 1 decides alone, and the README says so.
+ */
+
+export type TokenKind = 'erc20' | 'erc721' | 'erc1155' | 'unknown';
+
+export interface TokenFacts {
+  address: string;
+  kind: TokenKind;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  possibleSpam: boolean;
+}
+
+const abi = parseAbi([
+  'function name() view returns (string)',
+  'function symbol() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function supportsInterface(bytes4) view returns (bool)',
+]);
+
+const ERC721_ID = '0x80ac58cd';
+const ERC1155_ID = '0xd9b67a26';
+
+const memory = new Map<string, TokenFacts>();
+const inflight = new Map<string, Promise<TokenFacts>>();
+const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
+
+/** Facts of many tokens at once: memory, then one database query, then the node for the rest. */
+export async function tokenFactsMany(chainId: number, wanted: { address: string; hint: TokenKind }[]): Promise<Map<string, TokenFacts>> {
+  const out = new Map<string, TokenFacts>();
+  const missing = new Map<string, TokenKind>();
+  for (const { address, hint } of wanted) {
+    const m = memory.get(memKey(chainId, address));
+    if (m) out.set(address, m);
+    else missing.set(address, hint);
+  }
+  if (missing.size === 0) return out;
+  const d = await db();
+  const { rows } = await d.query<{ address: string; kind: TokenKind; name: string | null; symbol: string | null; decimals: number | null; possible_spam: boolean }>(
+    'SELECT address, kind, name, symbol, decimals, possible_spam FROM evm_token WHERE chain_id = $1 AND address = ANY($2)',
+    [chainId, [...missing.keys()]],
+  );
+  for (const r of rows) {
+    const f: TokenFacts = { address: r.address, kind: r.kind, name: r.name, symbol: r.symbol, decimals: r.decimals, possibleSpam: r.possible_spam };
+    memory.set(memKey(chainId, r.address), f);
+    out.set(r.address, f);
+    missing.delete(r.address);
+  }
+  const read = await Promise.all([...missing].map(([address, hint]) => readOnce(chainId, address, hint)));
+  for (const f of read) out.set(f.address, f);
+  return out;
+}
+
+function readOnce(chainId: number, address: string, hint: TokenKind): Promise<TokenFacts> {
+  const k = memKey(chainId, address);
+  let p = inflight.get(k);
+  if (!p) {
+    p = readFromNode(chainId, address, hint).finally(() => inflight.delete(k));
+    inflight.set(k, p);
+  }
+  return p;
+}
+
+async function call(to: string, data: Hex): Promise<Hex | null> {
+  try {
+    const out = await rpc<Hex>('eth_call', [{ to, data }, 'latest']);
+    return out && out !== '0x' ? out : null;
+  } catch {
+    return null; // a reverting or missing view function is a missing fact, not an error
+  }
+}
+
+/** ERC-20 name/symbol are `string`, but old tokens (MKR) return bytes32. */
+function decodeText(out: Hex | null): string | null {
+  if (!out) return null;
+  try {
+    if (out.length === 66) return hexToString(out, { size: 32 }).replace(/\0+$/, '').trim() || null;
+    const [s] = decodeAbiParameters([{ type: 'string' }], out);
+    return s.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function decodeUint(out: Hex | null): number | null {
+  if (!out || out.length < 66) return null;
+  const n = BigInt(out.slice(0, 66));
+  return n <= 255n ? Number(n) : null;
+}
+
+const decodeBool = (out: Hex | null) => !!out && out.length >= 66 && BigInt(out.slice(0, 66)) === 1n;
+
+async function readFromNode(chainId: number, address: string, hint: TokenKind): Promise<TokenFacts> {
+  const data = (fn: 'name' | 'symbol' | 'decimals') => encodeFunctionData({ abi, functionName: fn });
+  const supports = (id: Hex) => encodeFunctionData({ abi, functionName: 'supportsInterface', args: [id] });
+  const [name, symbol, decimals, is721, is1155] = await Promise.all([
+    call(address, data('name')),
+    call(address, data('symbol')),
+    call(address, data('decimals')),
+    call(address, supports(ERC721_ID)),
+    call(address, supports(ERC1155_ID)),
+  ]);
+  let kind: TokenKind = hint;
+  if (decodeBool(is721)) kind = 'erc721';
+  else if (decodeBool(is1155)) kind = 'erc1155';
+  else if (hint === 'unknown' && decodeUint(decimals) !== null) kind = 'erc20';
+  const facts: TokenFacts = {
+    address,
+    kind,
+    name: decodeText(name),
+    symbol: decodeText(symbol),
+    decimals: kind === 'erc20' ? decodeUint(decimals) : null,
+    possibleSpam: false,
+  };
+  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(address));
+  const d = await db();
+  await d.query(
+    `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam) VALUES ($1,$2,$3,$4,$5,$6,$7)
+     ON CONFLICT (chain_id, address) DO NOTHING`,
+    [chainId, address, facts.kind, facts.name, facts.symbol, facts.decimals, facts.possibleSpam],
+  );
+  memory.set(memKey(chainId, address), facts);
+  return facts;
+}
+
+const URL_LIKE = /(https?:\/\/|www\.|\b[a-z0-9-]{2,}\.(com|io|xyz|net|org|app|finance|example|site|online|top|click|link|gift|pro|cc|co|me|info|biz|vip|fun|live)\b)/i;
+const BAIT_WORDS = /\b(claim|claims|reward|rewards|visit|voucher|airdrop)\b/i;
+
+/** Rule 1 of the spam rule: the name or symbol advertises (a URL or domain, or bait words). */
+export function baitText(name: string | null, symbol: string | null): boolean {
+  const text = `${name ?? ''} ${symbol ?? ''}`;
+  return URL_LIKE.test(text) || BAIT_WORDS.test(text);
+}
+
+/** Rule 2: the token's first mints went to addresses that did not ask for them. */
+async function distributedUnsolicited(token: string): Promise<boolean> {
+  let logs: { transactionHash: Hex; topics: Hex[] }[];
+  try {
+    logs = await rpc('eth_getLogs', [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TOPIC_TRANSFER, ZERO_TOPIC] }]);
+  } catch {
+    return true; // the node will not say: rule 1 decides alone (documented)
+  }
+  const sample = logs.slice(0, 50);
+  if (sample.length === 0) return false;
+  const senders = await Promise.all(
+    [...new Set(sample.map((l) => l.transactionHash))].map(async (h) => [h, (await rpc<{ from: string } | null>('eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
+  );
+  const from = new Map(senders);
+  return sample.every((l) => l.topics[2] && from.get(l.transactionHash) !== topicAddress(l.topics[2]));
+}

@@ -1,0 +1,214 @@
+import 'server-only';
+import type { Hex } from 'viem';
+import { db } from '@/lib/db';
+import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
+import { RpcMethodError, hexNum, rpc } from './rpc';
+
+/**
+ * Wallet-independent facts of one transaction (transaction, receipt, transfers, call tree, block time),
+ * fetched from the node once and kept in memory and in the database when the block is final, so a
+ * history page costs a keyset query plus reads of immutable rows, not node calls.
+ */
+
+export interface CallFrame {
+  type: string;
+  from: string;
+  to: string | null;
+  value: string;
+  gas: string | null;
+  gasUsed: string | null;
+  input: string;
+  output: string | null;
+  depth: number;
+  /** This frame or one of its parents reverted: its value did not move. */
+  reverted: boolean;
+}
+
+export interface TxFacts {
+  hash: string;
+  blockNumber: number;
+  blockHash: string;
+  timestamp: number;
+  txIndex: number;
+  type: string | null;
+  from: string;
+  to: string | null;
+  value: string;
+  nonce: string;
+  gas: string;
+  gasPrice: string;
+  selector: string | null;
+  status: 0 | 1;
+  gasUsed: string;
+  cumulativeGasUsed: string;
+  contractAddress: string | null;
+  erc20: Erc20Move[];
+  nft: NftMove[];
+  /** Calls below the top level, in execution order; null when the node offers no tracer. */
+  calls: CallFrame[] | null;
+}
+
+const MEMORY_MAX = 20_000;
+const memory = new Map<string, TxFacts>();
+
+function remember(chainId: number, f: TxFacts) {
+  if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!);
+  memory.set(`${chainId}:${f.hash}`, f);
+}
+
+/** Facts of these transactions, in no particular order. Blocks up to `finalBlock` are cached for good. */
+export async function txFactsMany(chainId: number, hashes: string[], finalBlock: number): Promise<Map<string, TxFacts>> {
+  const out = new Map<string, TxFacts>();
+  let missing = hashes.filter((h) => {
+    const m = memory.get(`${chainId}:${h}`);
+    if (m) out.set(h, m);
+    return !m;
+  });
+  if (missing.length === 0) return out;
+  const d = await db();
+  const { rows } = await d.query<{ hash: string; facts: string }>('SELECT hash, facts FROM evm_tx WHERE chain_id = $1 AND hash = ANY($2)', [chainId, missing]);
+  for (const r of rows) {
+    const f = JSON.parse(r.facts) as TxFacts;
+    remember(chainId, f);
+    out.set(r.hash, f);
+  }
+  missing = missing.filter((h) => !out.has(h));
+  if (missing.length === 0) return out;
+  const fetched = await Promise.all(missing.map((h) => fromNode(chainId, h)));
+  const final = fetched.filter((f) => f.blockNumber <= finalBlock);
+  if (final.length > 0) {
+    const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+    await d.query(
+      `INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`,
+      [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])],
+    );
+  }
+  for (const f of fetched) {
+    if (f.blockNumber <= finalBlock) remember(chainId, f);
+    out.set(f.hash, f);
+  }
+  return out;
+}
+
+interface RpcTx {
+  hash: string; blockNumber: Hex; blockHash: string; transactionIndex: Hex; type?: Hex; from: string; to: string | null;
+  value: Hex; nonce: Hex; gas: Hex; gasPrice?: Hex; input: Hex;
+}
+interface RpcReceipt {
+  status: Hex; gasUsed: Hex; cumulativeGasUsed: Hex; effectiveGasPrice?: Hex; contractAddress: string | null; logs: RawLog[];
+}
+interface CallTrace {
+  type: string; from: string; to?: string; value?: Hex; gas?: Hex; gasUsed?: Hex; input?: Hex; output?: Hex; error?: string; calls?: CallTrace[];
+}
+
+let tracer: 'callTracer' | 'trace_transaction' | 'none' = 'callTracer';
+
+async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
+  const [tx, receipt, calls] = await Promise.all([
+    rpc<RpcTx | null>('eth_getTransactionByHash', [hash]),
+    rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash]),
+    traceCalls(hash),
+  ]);
+  if (!tx || !receipt || !tx.blockNumber) throw new RpcMethodError('eth_getTransactionReceipt', undefined, `transaction ${hash} is not in a block`);
+  const blockNumber = Number(tx.blockNumber);
+  const erc20: Erc20Move[] = [];
+  const nft: NftMove[] = [];
+  for (const log of receipt.logs) {
+    const t = parseTransferLog(log);
+    if (t.erc20) erc20.push(t.erc20);
+    if (t.nft) nft.push(...t.nft);
+  }
+  const lower = (a: string | null | undefined) => (a ? a.toLowerCase() : null);
+  return {
+    hash: tx.hash.toLowerCase(),
+    blockNumber,
+    blockHash: tx.blockHash,
+    timestamp: await blockTimestamp(chainId, blockNumber),
+    txIndex: Number(tx.transactionIndex),
+    type: tx.type !== undefined ? String(Number(tx.type)) : null,
+    from: tx.from.toLowerCase(),
+    to: lower(tx.to),
+    value: BigInt(tx.value).toString(),
+    nonce: BigInt(tx.nonce).toString(),
+    gas: BigInt(tx.gas).toString(),
+    gasPrice: BigInt(receipt.effectiveGasPrice ?? tx.gasPrice ?? '0x0').toString(),
+    selector: tx.input && tx.input.length >= 10 ? tx.input.slice(0, 10).toLowerCase() : null,
+    status: Number(receipt.status) === 1 ? 1 : 0,
+    gasUsed: BigInt(receipt.gasUsed).toString(),
+    cumulativeGasUsed: BigInt(receipt.cumulativeGasUsed).toString(),
+    contractAddress: lower(receipt.contractAddress),
+    erc20,
+    nft,
+    calls,
+  };
+}
+
+/** Internal calls from debug_traceTransaction (callTracer), else trace_transaction, else none. */
+async function traceCalls(hash: string): Promise<CallFrame[] | null> {
+  if (tracer === 'callTracer') {
+    try {
+      const root = await rpc<CallTrace>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+      const out: CallFrame[] = [];
+      const walk = (c: CallTrace, depth: number, reverted: boolean) => {
+        const r = reverted || !!c.error;
+        if (depth > 0) {
+          out.push({
+            type: c.type.toUpperCase(), from: c.from.toLowerCase(), to: c.to ? c.to.toLowerCase() : null,
+            value: BigInt(c.value ?? '0x0').toString(), gas: c.gas ? BigInt(c.gas).toString() : null,
+            gasUsed: c.gasUsed ? BigInt(c.gasUsed).toString() : null, input: c.input ?? '0x', output: c.output ?? null, depth, reverted: r,
+          });
+        }
+        for (const s of c.calls ?? []) walk(s, depth + 1, r);
+      };
+      walk(root, 0, false);
+      return out;
+    } catch (e) {
+      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      tracer = 'trace_transaction';
+    }
+  }
+  if (tracer === 'trace_transaction') {
+    try {
+      const traces = await rpc<{ action: { callType?: string; from: string; to?: string; value?: Hex; gas?: Hex; input?: Hex; init?: Hex }; result?: { gasUsed?: Hex; output?: Hex; address?: string } | null; error?: string; traceAddress: number[]; type: string }[]>('trace_transaction', [hash]);
+      const failed: number[][] = [];
+      return traces
+        .filter((t) => t.traceAddress.length > 0)
+        .map((t) => {
+          if (t.error) failed.push(t.traceAddress);
+          const reverted = failed.some((f) => f.every((x, i) => t.traceAddress[i] === x));
+          const type = t.type === 'create' ? 'CREATE' : (t.action.callType ?? t.type).toUpperCase();
+          return {
+            type, from: t.action.from.toLowerCase(), to: (t.action.to ?? t.result?.address ?? null)?.toLowerCase() ?? null,
+            value: BigInt(t.action.value ?? '0x0').toString(), gas: t.action.gas ? BigInt(t.action.gas).toString() : null,
+            gasUsed: t.result?.gasUsed ? BigInt(t.result.gasUsed).toString() : null, input: t.action.input ?? t.action.init ?? '0x',
+            output: t.result?.output ?? null, depth: t.traceAddress.length, reverted,
+          };
+        });
+    } catch (e) {
+      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      tracer = 'none';
+    }
+  }
+  return null;
+}
+
+const blockMemory = new Map<string, number>();
+
+/** A block's timestamp: blocks never change once final, so this is cached for good. */
+export async function blockTimestamp(chainId: number, n: number): Promise<number> {
+  const k = `${chainId}:${n}`;
+  const m = blockMemory.get(k);
+  if (m !== undefined) return m;
+  const d = await db();
+  const { rows } = await d.query<{ timestamp: string }>('SELECT timestamp FROM evm_block WHERE chain_id = $1 AND number = $2', [chainId, n]);
+  if (rows[0]) {
+    blockMemory.set(k, Number(rows[0].timestamp));
+    return Number(rows[0].timestamp);
+  }
+  const b = await rpc<{ timestamp: Hex } | null>('eth_getBlockByNumber', [hexNum(n), false]);
+  if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, `block ${n} is not known to the node`);
+  const ts = Number(b.timestamp);
+  await d.query('INSERT INTO evm_block (chain_id, number, timestamp) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING', [chainId, n, ts]);
+  blockMemory.set(k, ts);
+  return ts;
+}
