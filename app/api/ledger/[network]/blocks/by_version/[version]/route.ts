@@ -1,0 +1,14 @@
+import { api, parseParam, parseQuery } from '@/lib/api/handler';
+import { blockQuerySchema, ledgerNetworkSchema, ledgerVersionSchema } from '@/lib/interface/ledger';
+import { getBlockByVersionJson } from '@/lib/operations/ledger-block';
+
+// Committed blocks never change: browsers and CDNs may keep a successful answer forever.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export const GET = api<{ network: string; version: string }>(async (req, params) => {
+  const network = parseParam('network', params.network, ledgerNetworkSchema);
+  const version = parseParam('version', params.version, ledgerVersionSchema);
+  const { with_transactions = false } = parseQuery(req, blockQuerySchema);
+  const body = await getBlockByVersionJson(network, version, with_transactions);
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': IMMUTABLE } });
+});
