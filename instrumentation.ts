@@ -1,15 +1,8 @@
-// Runs once when a server instance starts: a bad configuration stops start-up here, with a message
-// naming the variable, instead of failing on the first request.
+// Runs once when a server instance starts. The Node-only work lives in lib/startup.ts so the edge
+// bundle of this file never sees it.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { config, ConfigError } = await import('./lib/config');
-  try {
-    config();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { startup } = await import('./lib/startup');
+    await startup();
   }
 }

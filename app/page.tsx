@@ -1,7 +1,70 @@
+import { PageToken } from '@/components/layout/page-token';
+import { SiteHeader } from '@/components/layout/site-header';
+import { SearchBox } from '@/components/layout/search-box';
+import { describeSources } from '@/lib/operations/sources';
+import { config } from '@/lib/config';
+import Link from 'next/link';
+
+// The sources depend on runtime configuration, never on what was set at build time.
+export const dynamic = 'force-dynamic';
+
 export default function Home() {
+  const c = config();
+  const sources = describeSources();
   return (
-    <main className="mx-auto max-w-page px-4 py-10">
-      <h1 className="text-2xl font-semibold">Lantern</h1>
-    </main>
+    <>
+      <PageToken />
+      <SiteHeader />
+      <main className="mx-auto max-w-page px-4 py-10">
+        <section aria-labelledby="intro" className="max-w-prose">
+          <h1 id="intro" className="text-2xl font-semibold">
+            Read any wallet, and any ledger block.
+          </h1>
+          <p className="mt-3 text-ink-muted">
+            Lantern shows the full history of an EVM wallet (native, token, NFT and internal transfers), the NFTs it owns, and
+            blocks of the Aptos ledger by version. Every view is a link you can share. It answers from a hosted data API when
+            this server has a key, or reads nodes itself.
+          </p>
+          <div className="mt-6">
+            <SearchBox />
+          </div>
+          {c.mode === 'node' && c.evmIsDevnet && (
+            <p className="mt-4 text-sm text-ink-muted">
+              Running on the embedded devnets: try ledger version <Link href="/ledger/local/versions/5000">5000</Link>, or a
+              devnet wallet from the scenario.
+            </p>
+          )}
+        </section>
+
+        <section aria-labelledby="sources" className="mt-12">
+          <h2 id="sources" className="text-lg font-semibold">
+            Sources in use
+          </h2>
+          <p className="mt-1 text-sm text-ink-muted">
+            Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
+          </p>
+          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-sunken text-ink-muted">
+                <tr>
+                  <th scope="col" className="px-4 py-2 font-medium">Operation</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Source</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Host</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sources.map((s) => (
+                  <tr key={s.operation} className="border-t border-line">
+                    <td className="px-4 py-2">{s.operation}</td>
+                    <td className="px-4 py-2">{s.source}</td>
+                    <td className="px-4 py-2 font-mono text-ink-muted">{s.host}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      </main>
+    </>
   );
 }

@@ -2,6 +2,8 @@ import 'server-only';
 import { z } from 'zod';
 import { LanternError, badParameter, isLanternError } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
+import { log, requestLog } from '@/lib/log';
+import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 
 /**
@@ -17,24 +19,30 @@ type Handler<P extends Params> = (req: Request, params: P) => Promise<Response |
 
 export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean } = {}) {
   return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
+    const started = performance.now();
+    let res: Response;
     try {
+      await enforceRateLimit(req);
       if (!opts.open) requireApiAccess(req);
       const out = await fn(req, await ctx.params);
-      return out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
+      res = out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
     } catch (e) {
-      return errorResponse(e);
+      res = errorResponse(e, req);
     }
+    const { pathname } = new URL(req.url);
+    requestLog(req).info({ method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'api request');
+    return res;
   };
 }
 
-export function errorResponse(e: unknown): Response {
+export function errorResponse(e: unknown, req?: Request): Response {
   if (isLanternError(e)) {
     const headers: Record<string, string> = {};
     if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
     return Response.json(e.toJSON(), { status: e.status, headers });
   }
   // Unexpected: keep the detail in the server log, never in the body.
-  console.error('unhandled error in route handler', e);
+  (req ? requestLog(req) : log()).error({ err: e }, 'unhandled error in route handler');
   return Response.json({ message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' }, { status: 500 });
 }
 

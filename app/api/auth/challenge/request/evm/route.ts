@@ -1,0 +1,9 @@
+import { api, readJsonBody } from '@/lib/api/handler';
+import { challengeRequestBodySchema, serializeChallengeResponse } from '@/lib/interface/auth';
+import { requestChallenge } from '@/lib/operations/sign-in';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = api(async (req) => serializeChallengeResponse(await requestChallenge(await readJsonBody(req, challengeRequestBodySchema))), {
+  status: 201,
+});

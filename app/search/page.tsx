@@ -1,0 +1,45 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SiteHeader } from '@/components/layout/site-header';
+import { config } from '@/lib/config';
+import { resolveEnsName } from '@/lib/search/ens';
+import { classifySearch } from '@/lib/search/classify';
+
+export const metadata: Metadata = { title: 'Search' };
+
+export default async function SearchPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
+  const { q } = await searchParams;
+  const input = (Array.isArray(q) ? q[0] : q ?? '').slice(0, 256);
+  const target = classifySearch(input);
+  let problem: string;
+  switch (target.kind) {
+    case 'address':
+      redirect(`/wallet/${target.address}`);
+    case 'version': {
+      const c = config();
+      const network = c.mode === 'node' && c.evmIsDevnet ? 'local' : 'mainnet';
+      redirect(`/ledger/${network}/versions/${target.version}`);
+    }
+    case 'ens': {
+      const resolved = await resolveEnsName(target.name);
+      if (resolved.ok) redirect(`/wallet/${resolved.address}`);
+      problem = resolved.reason;
+      break;
+    }
+    default:
+      problem = input
+        ? `“${input}” is not an EVM address (0x followed by 40 hex characters), an ENS name (like vitalik.eth) or a ledger version (digits).`
+        : 'Type an EVM address, an ENS name or a ledger version.';
+  }
+  return (
+    <>
+      <SiteHeader />
+      <main className="mx-auto max-w-page px-4 py-10">
+        <h1 className="text-xl font-semibold">Nothing to open</h1>
+        <p role="alert" className="mt-3 max-w-prose text-ink-muted">
+          {problem}
+        </p>
+      </main>
+    </>
+  );
+}

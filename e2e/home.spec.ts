@@ -1,0 +1,23 @@
+import { expect, test } from '@playwright/test';
+
+test('the home page says what Lantern is and which sources it uses', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Read any wallet');
+  const sources = page.getByRole('table');
+  await expect(sources).toContainText('Wallet history');
+  await expect(sources).toContainText('Local EVM devnet (anvil)');
+  await expect(sources).toContainText('Simulated local ledger');
+  await expect(page.getByRole('searchbox')).toBeVisible();
+});
+
+test('searching an address in lower case opens its checksummed wallet URL', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('searchbox').fill('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+  await page.getByRole('searchbox').press('Enter');
+  await expect(page).toHaveURL(/\/wallet\/0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/);
+});
+
+test('searching nonsense says what a search can be', async ({ page }) => {
+  await page.goto('/search?q=hello%20world');
+  await expect(page.getByRole('alert')).toContainText('not an EVM address');
+});

@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import {
+  addressSchema,
+  blankToUndefined,
+  boolToWire,
+  boolish,
+  compact,
+  cursorSchema,
+  nullableDecimal,
+  nullableLabel,
+  nullableString,
+  pageNumber,
+  queryBoolean,
+  queryChain,
+  queryCursor,
+  queryInt,
+} from './common';
+
+/**
+ * Wallet NFTs: GET {base_url}/api/v2.2/{address}/nft.
+ *
+ * `nftPageSchema` accepts what providers send (result as one object or a list, total null, booleans
+ * as strings, null names) and produces `NftPage` with `result` always a list. Unknown keys such as
+ * minter_address, floor_price or last_sale are kept.
+ */
+
+const nullableNumber = z
+  .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)])
+  .nullish()
+  .transform((v) => v ?? null);
+
+export const normalizedMetadataAttributeSchema = z.looseObject({
+  trait_type: nullableString,
+  // The OpenAPI types `value` as object; real metadata holds strings and numbers. Kept as sent.
+  value: z.unknown(),
+  display_type: nullableString,
+  max_value: nullableNumber,
+  trait_count: nullableNumber,
+  order: nullableNumber,
+});
+
+export const normalizedMetadataSchema = z.looseObject({
+  name: nullableString,
+  description: nullableString,
+  image: nullableString,
+  external_link: nullableString,
+  animation_url: nullableString,
+  attributes: z
+    .array(normalizedMetadataAttributeSchema)
+    .nullish()
+    .transform((v) => v ?? []),
+});
+
+export const mediaItemSchema = z.looseObject({
+  url: nullableString,
+  width: nullableNumber,
+  height: nullableNumber,
+});
+
+export const mediaSchema = z.looseObject({
+  status: nullableString,
+  mimetype: nullableString,
+  category: nullableString,
+  original_media_url: nullableString,
+  updatedAt: nullableString,
+  parent_hash: nullableString,
+  media_collection: z
+    .looseObject({
+      low: mediaItemSchema.nullish(),
+      medium: mediaItemSchema.nullish(),
+      high: mediaItemSchema.nullish(),
+    })
+    .nullish(),
+});
+
+export const nftItemSchema = z.looseObject({
+  token_address: z.string(),
+  token_id: z.union([z.string(), z.number().transform((n) => BigInt(n).toString())]),
+  contract_type: nullableString,
+  owner_of: nullableString,
+  block_number: nullableDecimal,
+  block_number_minted: nullableDecimal,
+  token_uri: nullableString,
+  // Raw metadata is a JSON string in the interface; a provider that sends the object gets it re-encoded.
+  metadata: z
+    .union([z.string(), z.record(z.string(), z.unknown()).transform((o) => JSON.stringify(o))])
+    .nullish()
+    .transform((v) => v ?? null),
+  // Only present when requested (normalizeMetadata / media_items): absent stays absent.
+  normalized_metadata: normalizedMetadataSchema.nullish().transform((v) => v ?? undefined),
+  media: mediaSchema.nullish().transform((v) => v ?? undefined),
+  amount: nullableDecimal,
+  name: nullableLabel,
+  symbol: nullableLabel,
+  token_hash: nullableString,
+  rarity_rank: nullableNumber,
+  rarity_label: nullableLabel,
+  rarity_percentage: nullableNumber,
+  last_token_uri_sync: nullableString,
+  last_metadata_sync: nullableString,
+  possible_spam: boolish,
+  verified_collection: boolish,
+});
+
+export const nftPageSchema = z.looseObject({
+  status: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(['SYNCED', 'SYNCING']))
+    .nullish()
+    .transform((v) => v ?? null),
+  total: pageNumber.nullish().transform((v) => v ?? null),
+  page: pageNumber,
+  page_size: pageNumber,
+  cursor: cursorSchema,
+  // The interface's example shows one object; providers send a list. Always a list inside Lantern.
+  result: z
+    .union([z.array(nftItemSchema), nftItemSchema])
+    .nullish()
+    .transform((v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])),
+});
+
+export type NormalizedMetadata = z.output<typeof normalizedMetadataSchema>;
+export type NftMedia = z.output<typeof mediaSchema>;
+export type NftMediaItem = z.output<typeof mediaItemSchema>;
+export type NftItem = z.output<typeof nftItemSchema>;
+export type NftPage = z.output<typeof nftPageSchema>;
+
+/*
+ * Serialisation decisions (same as history): page, page_size, total as decimal strings (total null
+ * when the source does not count); cursor "" when there is no next page; possible_spam and
+ * verified_collection as "true"/"false" (null when unknown); names and labels null when unknown;
+ * `result` always a list; extra keys passed through.
+ */
+export function serializeNftItem(item: NftItem) {
+  return compact({
+    ...item,
+    possible_spam: boolToWire(item.possible_spam),
+    verified_collection: boolToWire(item.verified_collection),
+  });
+}
+
+export function serializeNftPage(page: NftPage) {
+  return {
+    ...page,
+    total: page.total === null ? null : String(page.total),
+    page: String(page.page),
+    page_size: String(page.page_size),
+    cursor: page.cursor ?? '',
+    result: page.result.map(serializeNftItem),
+  };
+}
+export type NftPageWire = ReturnType<typeof serializeNftPage>;
+
+// ---------------------------------------------------------------------------------------------------
+// Query parameters of Lantern's published NFT endpoint. Every issue's path[0] is the parameter.
+
+const MAX_TOKEN_ADDRESSES = 10;
+
+export const nftQuerySchema = z.object({
+  chain: queryChain,
+  format: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(['decimal', 'hex'], { error: 'expected decimal or hex' }))
+      .default('decimal'),
+  ),
+  limit: queryInt(1, 100),
+  exclude_spam: queryBoolean.transform((v) => v ?? false),
+  // `?token_addresses=0x..` (one) and repeated keys / `token_addresses[0]=` (a list) both work.
+  token_addresses: z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v.filter((s) => blankToUndefined(s) !== undefined) : blankToUndefined(v) === undefined ? [] : [v]),
+    z.array(addressSchema).max(MAX_TOKEN_ADDRESSES, `at most ${MAX_TOKEN_ADDRESSES} token addresses`),
+  ),
+  cursor: queryCursor,
+  normalizeMetadata: queryBoolean.transform((v) => v ?? false),
+  media_items: queryBoolean.transform((v) => v ?? false),
+});
+
+export type NftQuery = z.output<typeof nftQuerySchema>;

@@ -1,0 +1,71 @@
+import 'server-only';
+import { config } from '@/lib/config';
+import { LanternError } from '@/lib/errors';
+import { redis } from '@/lib/cache/redis';
+
+/**
+ * Fixed one-minute windows per client IP and per API key, counted in Redis when REDIS_URL is set
+ * (so instances count together) and in process otherwise. RATE_LIMIT_PER_MINUTE=0 turns it off.
+ */
+
+const WINDOW_MS = 60_000;
+const local = new Map<string, { count: number; resetAt: number }>();
+
+export async function enforceRateLimit(req: Request, scope: 'api' | 'action' = 'api'): Promise<void> {
+  const limit = config().rateLimitPerMinute;
+  if (limit === 0) return;
+  const buckets = [`${scope}:ip:${clientIp(req.headers)}`];
+  const key = req.headers.get('x-api-key');
+  if (key) buckets.push(`${scope}:key:${await digest(key)}`);
+  for (const bucket of buckets) {
+    const { count, resetAt } = await hit(bucket);
+    if (count > limit) {
+      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      throw new LanternError(429, 'rate_limited', `Too many requests: the limit is ${limit} a minute. Try again in ${retryAfter} s.`, { retryAfter });
+    }
+  }
+}
+
+async function hit(bucket: string): Promise<{ count: number; resetAt: number }> {
+  const now = Date.now();
+  const window = Math.floor(now / WINDOW_MS);
+  const resetAt = (window + 1) * WINDOW_MS;
+  const r = await redis();
+  if (r) {
+    try {
+      const k = `lantern:rl:${bucket}:${window}`;
+      const [[, count]] = (await r.multi().incr(k).pexpire(k, WINDOW_MS + 1000).exec()) as [[unknown, number], unknown];
+      return { count, resetAt };
+    } catch {
+      // Redis down: count locally rather than refuse everyone or let everyone through unbounded
+    }
+  }
+  const e = local.get(bucket);
+  if (!e || e.resetAt <= now) {
+    local.set(bucket, { count: 1, resetAt });
+    if (local.size > 50_000) for (const [k, v] of local) if (v.resetAt <= now) local.delete(k);
+    return { count: 1, resetAt };
+  }
+  e.count++;
+  return e;
+}
+
+/**
+ * The client's address. Without a trusted proxy, X-Forwarded-For is the client's own claim except
+ * for the entry Next.js appends for the socket peer, so only the last entry counts; with N trusted
+ * proxies in front, the N+1-th entry from the right is the client.
+ */
+export function clientIp(headers: Headers): string {
+  const hops = config().trustedProxyHops;
+  const chain = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (chain.length === 0) return 'unknown';
+  return chain[Math.max(0, chain.length - 1 - hops)];
+}
+
+async function digest(s: string): Promise<string> {
+  const d = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s));
+  return Buffer.from(d).toString('base64url').slice(0, 22);
+}

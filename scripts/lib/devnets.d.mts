@@ -1,0 +1,17 @@
+export interface Devnet {
+  url: string;
+  stop(): Promise<void>;
+}
+export function startDevnets(opts?: {
+  evmPort?: number;
+  ledgerPort?: number;
+  evm?: boolean;
+  ledger?: boolean;
+  log?: (s: string) => void;
+}): Promise<{ evm?: Devnet; ledger?: Devnet; stop(): Promise<void> }>;
+export function devnetsWanted(env?: Record<string, string | undefined>): {
+  evm: boolean;
+  ledger: boolean;
+  evmPort: number;
+  ledgerPort: number;
+};

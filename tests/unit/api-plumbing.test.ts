@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { issuePageToken, requireApiAccess, verifyPageToken } from '@/lib/api/access';
+import { queryObject } from '@/lib/api/handler';
+import { resetConfigForTests } from '@/lib/config';
+import { scrub } from '@/lib/sources/hosted/client';
+import { classifySearch } from '@/lib/search/classify';
+
+afterEach(() => {
+  delete process.env.API_KEYS;
+  resetConfigForTests();
+});
+
+describe('query strings', () => {
+  it('reads repeated and indexed keys as arrays', () => {
+    expect(queryObject('http://x/?token_addresses=a&token_addresses=b&chain=eth')).toEqual({ token_addresses: ['a', 'b'], chain: 'eth' });
+    expect(queryObject('http://x/?token_addresses[0]=a&token_addresses[1]=b')).toEqual({ token_addresses: ['a', 'b'] });
+    expect(queryObject('http://x/?token_addresses[]=a')).toEqual({ token_addresses: ['a'] });
+  });
+});
+
+describe('page tokens', () => {
+  process.env.DATA_DIR = '/tmp/lantern-unit-tokens';
+
+  it('verify while fresh and fail once expired or altered', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const t = issuePageToken(now);
+    expect(verifyPageToken(t, now + 1000)).toBe(true);
+    expect(verifyPageToken(t, now + 2 * 3600_000)).toBe(false);
+    const [exp, mac] = t.split('.');
+    expect(verifyPageToken(`${Number(exp) + 3600}.${mac}`, now)).toBe(false);
+    expect(verifyPageToken('garbage', now)).toBe(false);
+  });
+
+  it('are only needed when API_KEYS is set', () => {
+    const req = (h: Record<string, string> = {}) => new Request('http://x/api', { headers: h });
+    expect(() => requireApiAccess(req())).not.toThrow();
+    process.env.API_KEYS = 'k-one-123456';
+    resetConfigForTests();
+    expect(() => requireApiAccess(req())).toThrow(/X-API-Key/);
+    expect(() => requireApiAccess(req({ 'X-API-Key': 'k-one-123456' }))).not.toThrow();
+    expect(() => requireApiAccess(req({ 'X-Lantern-Page-Token': issuePageToken() }))).not.toThrow();
+  });
+});
+
+describe('upstream text', () => {
+  it('is scrubbed of the key and shortened', () => {
+    expect(scrub('Invalid key sk-123 (sk-123)', 'sk-123')).toBe('Invalid key [redacted] ([redacted])');
+    expect(scrub('x'.repeat(2000), 'k')).toHaveLength(500);
+  });
+});
+
+describe('search', () => {
+  it('recognises addresses in any case, versions and ENS names', () => {
+    expect(classifySearch(' 0xd8da6bf26964af9d7eed9e03e53415d37aa96045 ')).toEqual({
+      kind: 'address',
+      address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    });
+    expect(classifySearch('0xD8DA6BF26964AF9D7EED9E03E53415D37AA96045').kind).toBe('address');
+    expect(classifySearch('0086447894')).toEqual({ kind: 'version', version: '86447894' });
+    expect(classifySearch('18446744073709551616').kind).toBe('unknown'); // u64 overflow
+    expect(classifySearch('Vitalik.eth')).toEqual({ kind: 'ens', name: 'vitalik.eth' });
+    expect(classifySearch('0x1234').kind).toBe('unknown');
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '@/lib/config';
+
+const base = { NODE_ENV: 'test', DATA_DIR: '/tmp/lantern-unit-config' } as const;
+
+describe('configuration', () => {
+  it('defaults to node mode on the embedded devnets', () => {
+    const c = parseConfig(base);
+    expect(c.mode).toBe('node');
+    expect(c.evmRpcUrl).toBe('http://127.0.0.1:8545');
+    expect(c.evmIsDevnet).toBe(true);
+    expect(c.ledgerUrls.local).toBe('http://127.0.0.1:8080/v1');
+    expect(c.ledgerUrls.mainnet).toBe('https://api.mainnet.aptoslabs.com/v1');
+    expect(c.apiKeys).toEqual([]);
+    expect(c.rateLimitPerMinute).toBe(300);
+  });
+
+  it('switches to hosted mode with a key, and the ledger defaults follow', () => {
+    const c = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' });
+    expect(c.mode).toBe('hosted');
+    expect(c.ledgerUrls.mainnet).toBe('https://mainnet-aptos-api.moralis.io');
+  });
+
+  it('follows the devnet ports and strips trailing slashes', () => {
+    const c = parseConfig({ ...base, DEVNET_EVM_PORT: '9545', DEVNET_LEDGER_PORT: '9080', DATA_API_URL: 'http://x.test/' });
+    expect(c.evmRpcUrl).toBe('http://127.0.0.1:9545');
+    expect(c.ledgerUrls.local).toBe('http://127.0.0.1:9080/v1');
+    expect(c.dataApiUrl).toBe('http://x.test');
+  });
+
+  it('splits API_KEYS on commas', () => {
+    expect(parseConfig({ ...base, API_KEYS: ' a-key , b-key,,' }).apiKeys).toEqual(['a-key', 'b-key']);
+  });
+
+  it.each([
+    ['EVM_RPC_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DEVNET_EVM_PORT', '70000'],
+    ['RATE_LIMIT_PER_MINUTE', 'lots'],
+    ['SESSION_SECRET', 'short'],
+    ['REDIS_URL', 'http://redis'],
+  ])('a bad %s stops start-up naming the variable', (name, value) => {
+    expect(() => parseConfig({ ...base, [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ ...base, [name]: value })).toThrow(new RegExp(`^[\\s\\S]*${name}:`));
+  });
+
+  it('never puts the bad value in the message (it may be a secret)', () => {
+    try {
+      parseConfig({ ...base, SESSION_SECRET: 'hunter2-short' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('requires SESSION_SECRET in production', () => {
+    expect(() => parseConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: required in production/);
+    expect(parseConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+  });
+
+  it('generates and keeps a development secret', () => {
+    const a = parseConfig(base).sessionSecret;
+    const b = parseConfig(base).sessionSecret;
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(b).toBe(a);
+  });
+});

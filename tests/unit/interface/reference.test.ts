@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  challengeRequestBodySchema,
+  challengeResponseSchema,
+  historyPageSchema,
+  nftPageSchema,
+  providerErrorSchema,
+  serializeHistoryPage,
+  serializeNftPage,
+  serializeVerifyResponse,
+  verifyBodySchema,
+  verifyResponseSchema,
+} from '@/lib/interface';
+import { exampleFromOpenApi, readReference, sharedReferenceDir } from './reference';
+
+/** Every parse must succeed; on failure show which field of which file. */
+function parseOk<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new Error(`${where}: ${JSON.stringify(r.error.issues, null, 1)}`);
+  return r.data;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Each reference file this helper's schemas own, with the test that parses it. */
+const claims: Record<string, () => void> = {
+  'auth-request-evm-docs-example.json': () => {
+    const f = readReference<Json>('auth-request-evm-docs-example.json');
+    const body = parseOk(challengeRequestBodySchema, f.request.body, 'request');
+    expect(body).toMatchObject({ chainId: 1, address: '0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B', timeout: 15 });
+    const res = parseOk(challengeResponseSchema, f.response.body, 'response');
+    expect(res.message).toContain('Chain ID: 1');
+  },
+  'auth-request-evm-jssdk-mock.json': () => {
+    const f = readReference<Json>('auth-request-evm-jssdk-mock.json');
+    // The SDK sends chainId as hex.
+    expect(parseOk(challengeRequestBodySchema, f.request.body_as_sent_by_sdk, 'request').chainId).toBe(1);
+    expect(parseOk(challengeResponseSchema, f.response.body, 'response').profileId).toMatch(/^0x/);
+  },
+  'auth-verify-evm-docs-example.json': () => {
+    const f = readReference<Json>('auth-verify-evm-docs-example.json');
+    expect(parseOk(verifyBodySchema, f.request.body, 'request').message).toContain('Nonce: Px7Nh1RPzlCLwqgOb');
+    const r = parseOk(verifyResponseSchema, f.response.body, 'response');
+    expect(r).toMatchObject({ chainId: 1, version: '1.0', statement: 'Please confirm', resources: ['https://docs.moralis.io/'] });
+    expect(verifyResponseSchema.parse(serializeVerifyResponse(r))).toEqual(r);
+  },
+  'auth-verify-evm-jssdk-mock.json': () => {
+    const f = readReference<Json>('auth-verify-evm-jssdk-mock.json');
+    parseOk(verifyBodySchema, f.request.body, 'request');
+    const r = parseOk(verifyResponseSchema, f.response.body, 'response');
+    expect(r.chainId).toBe(1); // sent as the string "1"
+    expect(r.tag).toBe('VALID_RESPONSE'); // unknown keys kept
+  },
+  'wallet-nfts-docs-ens-synced.json': () => {
+    const p = nftRoundTrip('wallet-nfts-docs-ens-synced.json');
+    expect(p).toMatchObject({ total: 1456, page: 1, page_size: 100, status: 'SYNCED' });
+    expect(p.result).toHaveLength(3);
+    expect(p.result[0]).toMatchObject({ token_uri: null, metadata: null, possible_spam: null, minter_address: null });
+  },
+  'wallet-nfts-jssdk-mock-media-success.json': () => {
+    const p = nftRoundTrip('wallet-nfts-jssdk-mock-media-success.json');
+    expect(p.total).toBeNull();
+    expect(p.result[0].media?.media_collection?.high?.width).toBe(500);
+    expect(p.result[0].possible_spam).toBe(false);
+  },
+  'wallet-nfts-jssdk-mock-schema-example.json': () => {
+    const p = nftRoundTrip('wallet-nfts-jssdk-mock-schema-example.json');
+    expect(p.status).toBe('SYNCING');
+    expect(p.result[0].normalized_metadata?.attributes[0]).toMatchObject({ trait_type: 'Eye Color', value: 'hazel', max_value: 100 });
+  },
+  'wallet-nfts-jssdk-mock-vitalik-media-processing.json': () => {
+    const p = nftRoundTrip('wallet-nfts-jssdk-mock-vitalik-media-processing.json');
+    expect(p.result[0].media?.status).toBe('processing');
+    expect(p.result[0].normalized_metadata).toBeUndefined();
+  },
+  'openapi-evm-v2.2-wallet-history-and-nfts.json': () => {
+    const doc = readReference<Parameters<typeof exampleFromOpenApi>[0]>('openapi-evm-v2.2-wallet-history-and-nfts.json');
+    const history = exampleFromOpenApi(doc, 'walletHistory');
+    const page = parseOk(historyPageSchema, history, 'walletHistory example');
+    expect(page).toMatchObject({ page: 2, page_size: 100, cursor: null });
+    const tx = page.result[0];
+    expect(tx).toMatchObject({ category: 'send', summary: 'transfer', method_label: 'transfer', transaction_fee: '0.00000000000000063' });
+    expect(tx.possible_spam).toBe(false); // documented boolean, example "false"
+    expect(tx.erc20_transfer).toHaveLength(1); // sent as erc20_transfers
+    expect(tx.erc20_transfer[0].value).toBe('650000000000000000'); // example is a number
+    expect(tx.native_transfers[0].direction).toBe('send'); // "outgoing"
+    expect(tx.nft_transfers[0].direction).toBe('send');
+    expect(tx.internal_transactions?.[0].block_number).toBe('12526958'); // example is a number
+    expect(Array.isArray(tx.logs)).toBe(true); // unknown to the interface, kept
+    expect(historyPageSchema.parse(serializeHistoryPage(page))).toEqual(page);
+
+    const nfts = parseOk(nftPageSchema, exampleFromOpenApi(doc, 'nftOwnerCollection'), 'nftOwnerCollection example');
+    expect(nfts.result[0]).toMatchObject({ rarity_rank: 21669, verified_collection: false, floor_price: '12345' });
+    expect(nftPageSchema.parse(serializeNftPage(nfts))).toEqual(nfts);
+  },
+  'errors-evm-401-missing-api-key-issue.json': () => {
+    const f = readReference<Json>('errors-evm-401-missing-api-key-issue.json');
+    expect(parseOk(providerErrorSchema, f.body, 'body').message).toBe('API KEY missing from x-api-key header');
+  },
+  'errors-jssdk-mock-evm-400-invalid-address.json': () => {
+    const f = readReference<Json>('errors-jssdk-mock-evm-400-invalid-address.json');
+    expect(parseOk(providerErrorSchema, f.body, 'body').message).toContain('Invalid address');
+  },
+  'errors-auth-400-jssdk-mock.json': () => {
+    const f = readReference<Json[]>('errors-auth-400-jssdk-mock.json');
+    expect(f.length).toBeGreaterThan(0);
+    for (const e of f) parseOk(providerErrorSchema, e.body, e.endpoint);
+  },
+  // Parsed by tests/unit/chains.test.ts.
+  'chains-evm-history-and-nfts-by-source.json': () => {},
+};
+
+/** Ledger (Move network) files belong to the ledger schemas. */
+const isLedgerFile = (name: string) => /aptos|nodit/i.test(name);
+
+function nftRoundTrip(name: string) {
+  const page = parseOk(nftPageSchema, readReference(name), name);
+  expect(nftPageSchema.parse(serializeNftPage(page))).toEqual(page);
+  return page;
+}
+
+describe('reference files in shared/reference', () => {
+  const files = fs.readdirSync(sharedReferenceDir()).filter((f) => f.endsWith('.json'));
+
+  it('every non-ledger JSON file is claimed by a schema test, and every claim exists', () => {
+    const unclaimed = files.filter((f) => !isLedgerFile(f) && !(f in claims));
+    expect(unclaimed).toEqual([]);
+    expect(Object.keys(claims).filter((f) => !files.includes(f))).toEqual([]);
+  });
+
+  for (const [file, check] of Object.entries(claims)) {
+    it(`parses ${file}`, check);
+  }
+});
