@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { Suspense } from 'react';
 import { BlockSummary } from '@/components/ledger/block-summary';
 import { LedgerError, type LedgerErrorKind } from '@/components/ledger/ledger-error';
 import { toBlockView } from '@/components/ledger/model';
@@ -8,7 +9,7 @@ import { LocalBanner, NetworkSwitch } from '@/components/ledger/network-switch';
 import { TransactionsTable } from '@/components/ledger/transactions-table';
 import { VersionSearch } from '@/components/ledger/version-search';
 import { isLanternError } from '@/lib/errors';
-import { ledgerNetworkSchema, ledgerVersionSchema, withTransactionsSchema, type LedgerBlock } from '@/lib/interface/ledger';
+import { ledgerNetworkSchema, ledgerVersionSchema, withTransactionsSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 
 type Props = {
@@ -43,19 +44,11 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
   const net = network.success ? network.data : 'local';
   const path = (n: string) => `/ledger/${n}/versions/${version.success ? version.data : encodeURIComponent(versionText)}${query}`;
 
-  let block: LedgerBlock | undefined;
   let failure: { kind: LedgerErrorKind; message?: string } | undefined;
   if (!network.success) failure = { kind: 'invalid_network', message: `“${rawNetwork}” is not a ledger network Lantern knows.` };
   else if (!version.success) failure = { kind: 'invalid_version', message: `“${versionText.slice(0, 80)}” is not a valid version.` };
-  else {
-    try {
-      block = await getBlockByVersion(network.data, version.data, withTransactions);
-    } catch (e) {
-      failure = describeFailure(e);
-    }
-  }
-  const view = block ? toBlockView(block) : undefined;
 
+  // The header answers at once; the block streams in below it (a mainnet node can take a moment).
   return (
     <main className="mx-auto max-w-page space-y-5 px-4 py-8">
       <header className="space-y-3">
@@ -73,40 +66,64 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
       </header>
 
       {failure && <LedgerError kind={failure.kind} message={failure.message} />}
-
-      {view && (
-        <>
-          <BlockSummary block={view} network={net} query={query} />
-          <section aria-labelledby="tx-heading" className="space-y-2">
-            <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <h2 id="tx-heading" className="text-lg font-medium">
-                Transactions
-              </h2>
-              {withTransactions ? (
-                <Link href={`/ledger/${net}/versions/${version.data}?with_transactions=false`} className="text-sm">
-                  Hide transactions
-                </Link>
-              ) : (
-                <Link href={`/ledger/${net}/versions/${version.data}`} className="text-sm">
-                  Show transactions
-                </Link>
-              )}
-            </div>
-            {view.rows ? (
-              <>
-                <p className="text-sm text-ink-muted">
-                  {view.count.toLocaleString('en-US')} transactions; version {version.data} is highlighted. Open a row for its payload,
-                  signature and events.
-                </p>
-                <TransactionsTable network={net} rows={view.rows} highlight={version.data} />
-              </>
-            ) : (
-              <p className="text-sm text-ink-muted">Transactions are not loaded for this view.</p>
-            )}
-          </section>
-        </>
+      {!failure && network.success && version.success && (
+        <Suspense key={`${net}/${version.data}/${withTransactions}`} fallback={<BlockSkeleton />}>
+          <BlockSection network={network.data} version={version.data} withTransactions={withTransactions} query={query} />
+        </Suspense>
       )}
     </main>
+  );
+}
+
+async function BlockSection({ network, version, withTransactions, query }: { network: LedgerNetworkName; version: string; withTransactions: boolean; query: string }) {
+  let block: LedgerBlock;
+  try {
+    block = await getBlockByVersion(network, version, withTransactions);
+  } catch (e) {
+    const failure = describeFailure(e);
+    return <LedgerError kind={failure.kind} message={failure.message} />;
+  }
+  const view = toBlockView(block);
+  return (
+    <>
+      <BlockSummary block={view} network={network} query={query} />
+      <section aria-labelledby="tx-heading" className="space-y-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="tx-heading" className="text-lg font-medium">
+            Transactions
+          </h2>
+          {withTransactions ? (
+            <Link href={`/ledger/${network}/versions/${version}?with_transactions=false`} className="text-sm">
+              Hide transactions
+            </Link>
+          ) : (
+            <Link href={`/ledger/${network}/versions/${version}`} className="text-sm">
+              Show transactions
+            </Link>
+          )}
+        </div>
+        {view.rows ? (
+          <>
+            <p className="text-sm text-ink-muted">
+              {view.count.toLocaleString('en-US')} transactions; version {version} is highlighted. Open a row for its payload, signature
+              and events.
+            </p>
+            <TransactionsTable network={network} rows={view.rows} highlight={version} />
+          </>
+        ) : (
+          <p className="text-sm text-ink-muted">Transactions are not loaded for this view.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+function BlockSkeleton() {
+  return (
+    <div aria-busy="true" className="space-y-3">
+      <div className="h-40 animate-pulse rounded-card border border-line bg-surface" />
+      <p className="text-sm text-ink-muted">Loading the block…</p>
+    </div>
   );
 }
 
