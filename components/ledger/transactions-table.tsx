@@ -13,7 +13,7 @@ import { formatFee, middle, TYPE_LABELS, type TxDetail, type TxRow } from './mod
  */
 
 const ROW_HEIGHT = 56;
-const COLUMNS = 'grid grid-cols-[6rem_7.5rem_7rem_8rem_minmax(14rem,1fr)_7rem_5rem_9.5rem] gap-x-3 px-3';
+const COLUMNS = 'grid grid-cols-[6rem_7.5rem_7rem_8rem_minmax(14rem,1fr)_6.5rem_6.5rem_9.5rem] gap-x-3 px-3';
 
 type DetailState = { loading: true } | { detail: TxDetail } | { error: string };
 
@@ -64,7 +64,7 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
           <span role="columnheader">Type</span>
           <span role="columnheader">Sender</span>
           <span role="columnheader">Function and arguments</span>
-          <span role="columnheader" className="text-right">Gas used × price</span>
+          <span role="columnheader" className="text-right" title="Gas used × gas unit price (octas)">Gas × price</span>
           <span role="columnheader">Status</span>
           <span role="columnheader">Expires (UTC)</span>
         </div>
