@@ -1,0 +1,137 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { Suspense } from 'react';
+import { BlockSummary } from '@/components/ledger/block-summary';
+import { LedgerError, type LedgerErrorKind } from '@/components/ledger/ledger-error';
+import { toBlockView } from '@/components/ledger/model';
+import { LocalBanner, NetworkSwitch } from '@/components/ledger/network-switch';
+import { TransactionsTable } from '@/components/ledger/transactions-table';
+import { VersionSearch } from '@/components/ledger/version-search';
+import { isLanternError } from '@/lib/errors';
+import { ledgerNetworkSchema, ledgerVersionSchema, withTransactionsSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { getBlockByVersion } from '@/lib/operations/ledger-block';
+
+type Props = {
+  params: Promise<{ network: string; version: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { network, version } = await params;
+  return { title: `Version ${decodeURIComponent(version).slice(0, 24)} on ${network.slice(0, 12)}` };
+}
+
+/** On the page transactions are shown unless `?with_transactions=false` (the API's default is the opposite). */
+function pageWithTransactions(raw: string | string[] | undefined): boolean {
+  if (raw === undefined || Array.isArray(raw)) return true;
+  const r = withTransactionsSchema.safeParse(raw);
+  return r.success ? r.data : true;
+}
+
+export default async function LedgerVersionPage({ params, searchParams }: Props) {
+  const { network: rawNetwork, version: rawVersion } = await params;
+  const sp = await searchParams;
+  const withTransactions = pageWithTransactions(sp.with_transactions);
+  const query = withTransactions ? '' : '?with_transactions=false';
+  const versionText = decodeURIComponent(rawVersion);
+
+  const network = ledgerNetworkSchema.safeParse(rawNetwork);
+  const version = ledgerVersionSchema.safeParse(versionText);
+  if (network.success && version.success && version.data !== versionText) {
+    redirect(`/ledger/${network.data}/versions/${version.data}${query}`); // one URL per version (007 -> 7)
+  }
+  const net = network.success ? network.data : 'local';
+  const path = (n: string) => `/ledger/${n}/versions/${version.success ? version.data : encodeURIComponent(versionText)}${query}`;
+
+  let failure: { kind: LedgerErrorKind; message?: string } | undefined;
+  if (!network.success) failure = { kind: 'invalid_network', message: `“${rawNetwork}” is not a ledger network Lantern knows.` };
+  else if (!version.success) failure = { kind: 'invalid_version', message: `“${versionText.slice(0, 80)}” is not a valid version.` };
+
+  // The header answers at once; the block streams in below it (a mainnet node can take a moment).
+  return (
+    <main className="mx-auto max-w-page space-y-5 px-4 py-8">
+      <header className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <p className="text-xs uppercase tracking-wide text-ink-muted">Move ledger · block by version</p>
+            <h1 className="text-2xl font-medium">
+              Version <span className="break-all font-mono">{version.success ? version.data : versionText.slice(0, 80)}</span>
+            </h1>
+          </div>
+          <NetworkSwitch current={network.success ? network.data : ''} path={path} />
+        </div>
+        <VersionSearch network={net} initial={version.success ? version.data : versionText.slice(0, 80)} query={query} />
+        {net === 'local' && network.success && <LocalBanner />}
+      </header>
+
+      {failure && <LedgerError kind={failure.kind} message={failure.message} />}
+      {!failure && network.success && version.success && (
+        <Suspense key={`${net}/${version.data}/${withTransactions}`} fallback={<BlockSkeleton />}>
+          <BlockSection network={network.data} version={version.data} withTransactions={withTransactions} query={query} />
+        </Suspense>
+      )}
+    </main>
+  );
+}
+
+async function BlockSection({ network, version, withTransactions, query }: { network: LedgerNetworkName; version: string; withTransactions: boolean; query: string }) {
+  let block: LedgerBlock;
+  try {
+    block = await getBlockByVersion(network, version, withTransactions);
+  } catch (e) {
+    const failure = describeFailure(e);
+    return <LedgerError kind={failure.kind} message={failure.message} />;
+  }
+  const view = toBlockView(block);
+  return (
+    <>
+      <BlockSummary block={view} network={network} query={query} />
+      <section aria-labelledby="tx-heading" className="space-y-2">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="tx-heading" className="text-lg font-medium">
+            Transactions
+          </h2>
+          {withTransactions ? (
+            <Link href={`/ledger/${network}/versions/${version}?with_transactions=false`} className="text-sm">
+              Hide transactions
+            </Link>
+          ) : (
+            <Link href={`/ledger/${network}/versions/${version}`} className="text-sm">
+              Show transactions
+            </Link>
+          )}
+        </div>
+        {view.rows ? (
+          <>
+            <p className="text-sm text-ink-muted">
+              {view.count.toLocaleString('en-US')} transactions; version {version} is highlighted. Open a row for its payload, signature
+              and events.
+            </p>
+            <TransactionsTable network={network} rows={view.rows} highlight={version} />
+          </>
+        ) : (
+          <p className="text-sm text-ink-muted">Transactions are not loaded for this view.</p>
+        )}
+      </section>
+    </>
+  );
+}
+
+function BlockSkeleton() {
+  return (
+    <div aria-busy="true" className="space-y-3">
+      <div className="h-40 animate-pulse rounded-card border border-line bg-surface" />
+      <p className="text-sm text-ink-muted">Loading the block…</p>
+    </div>
+  );
+}
+
+function describeFailure(e: unknown): { kind: LedgerErrorKind; message?: string } {
+  if (!isLanternError(e)) return { kind: 'failed' };
+  if (e.status === 400) return { kind: 'invalid_version', message: e.message };
+  if (e.status === 404) return { kind: 'not_found', message: e.message };
+  if (e.status === 410) return { kind: 'pruned', message: e.message };
+  if (e.status === 502 || e.status === 503 || e.status === 504) return { kind: 'unavailable', message: e.message };
+  return { kind: 'failed', message: e.message };
+}

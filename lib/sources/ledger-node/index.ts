@@ -1,0 +1,132 @@
+import 'server-only';
+import { config } from '@/lib/config';
+import { LanternError } from '@/lib/errors';
+import { blockSchema, ledgerErrorBodySchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { describeZodError } from '@/lib/interface/zod-errors';
+import { hostedRequest } from '@/lib/sources/hosted/client';
+
+/**
+ * The ledger block source: a ledger REST node (`{ledgerUrl}/blocks/by_version/{v}`), or, in hosted mode
+ * for mainnet and testnet, the hosted ledger API through the hosted client. Every failure becomes a
+ * LanternError the page and the API explain the same way:
+ *   404 -> 404 version_not_found / block_not_found (beyond the ledger's head)
+ *   410, or a 5xx whose message says "pruned" -> 410 block_pruned
+ *   400 -> 400 upstream_bad_request; 429 -> 503 upstream_rate_limited
+ *   refused / reset -> 502 upstream_unavailable; no answer in UPSTREAM_TIMEOUT_MS -> 504 upstream_timeout
+ */
+
+export async function fetchBlockByVersion(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
+  const c = config();
+  if (c.mode === 'hosted' && network !== 'local') {
+    try {
+      return await hostedRequest({
+        service: network === 'mainnet' ? 'ledger-mainnet' : 'ledger-testnet',
+        path: `/blocks/by_version/${version}`,
+        query: { with_transactions: withTransactions },
+        schema: blockSchema,
+      });
+    } catch (e) {
+      if (e instanceof LanternError && e.status === 404) throw beyondHead(network, version, 'version_not_found');
+      if (e instanceof LanternError && e.status === 410) throw pruned(network, version);
+      throw e;
+    }
+  }
+  return fetchFromNode(network, version, withTransactions);
+}
+
+async function fetchFromNode(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
+  const c = config();
+  const url = `${c.ledgerUrls[network]}/blocks/by_version/${version}?with_transactions=${withTransactions}`;
+  let res: Response;
+  try {
+    res = await fetchOnceMore(url, c.upstreamTimeoutMs);
+  } catch (e) {
+    if (isTimeout(e)) {
+      throw new LanternError(504, 'upstream_timeout', `The ${network} ledger node did not answer within ${c.upstreamTimeoutMs / 1000} s.`);
+    }
+    throw new LanternError(
+      502,
+      'upstream_unavailable',
+      network === 'local'
+        ? 'The local ledger is not running or not reachable. Start it with `npm run devnet` (or `npm run dev`), then retry.'
+        : `The ${network} ledger node could not be reached.`,
+    );
+  }
+
+  if (res.ok) {
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent a response that is not valid JSON.`);
+    }
+    const parsed = blockSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent an unexpected block: ${describeZodError(parsed.error)}`);
+    }
+    return parsed.data;
+  }
+
+  const body = await readError(res);
+  const head = res.headers.get('x-aptos-ledger-version') ?? undefined;
+  const oldest = res.headers.get('x-aptos-ledger-oldest-version') ?? undefined;
+  switch (true) {
+    case res.status === 404:
+      throw beyondHead(network, version, body.code === 'block_not_found' ? 'block_not_found' : 'version_not_found', head);
+    case res.status === 410 || (res.status >= 500 && /pruned/i.test(body.message)):
+      throw pruned(network, version, oldest);
+    case res.status === 400:
+      throw new LanternError(400, 'upstream_bad_request', body.message || `The ${network} ledger node refused the request as invalid.`);
+    case res.status === 429: {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new LanternError(503, 'upstream_rate_limited', `The ${network} ledger node is rate limiting this server; try again shortly.`, {
+        retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter) : 1,
+      });
+    }
+    default:
+      throw new LanternError(502, 'upstream_unavailable', `The ${network} ledger node failed (HTTP ${res.status}).`);
+  }
+}
+
+/** One retry on a refused or reset connection (not on a timeout): nodes behind load balancers drop idle sockets. */
+async function fetchOnceMore(url: string, timeoutMs: number): Promise<Response> {
+  const attempt = () => fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+  try {
+    return await attempt();
+  } catch (e) {
+    if (isTimeout(e)) throw e;
+    await new Promise((r) => setTimeout(r, 100 + Math.random() * 150));
+    return attempt();
+  }
+}
+
+function beyondHead(network: LedgerNetworkName, version: string, code: 'version_not_found' | 'block_not_found', head?: string) {
+  return new LanternError(
+    404,
+    code,
+    `Version ${version} is beyond the head of the ${network} ledger${head ? ` (its latest version is ${head})` : ''}: it has not been committed yet.`,
+  );
+}
+
+function pruned(network: LedgerNetworkName, version: string, oldest?: string) {
+  return new LanternError(
+    410,
+    'block_pruned',
+    `Version ${version} has been pruned by the ${network} ledger node${oldest ? `, which keeps versions from ${oldest} onward` : ''}.`,
+  );
+}
+
+async function readError(res: Response): Promise<{ message: string; code?: string }> {
+  try {
+    const parsed = ledgerErrorBodySchema.safeParse(JSON.parse((await res.text()).slice(0, 4000)));
+    if (!parsed.success) return { message: '' };
+    const m = parsed.data.message;
+    return { message: (Array.isArray(m) ? m.join(', ') : m).slice(0, 500), code: parsed.data.error_code ?? parsed.data.code };
+  } catch {
+    return { message: '' };
+  }
+}
+
+function isTimeout(e: unknown): boolean {
+  return (e as { name?: string })?.name === 'TimeoutError';
+}
