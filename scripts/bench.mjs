@@ -23,8 +23,9 @@ if (!existsSync('.next/BUILD_ID')) {
 const [evmPort, ledgerPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 const nets = await startDevnets({ evmPort, ledgerPort, log: () => undefined });
 const keyA = 'bench-key-0123456789';
-const a = await startServer(portA, { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort), API_KEYS: keyA });
-// B fronts A as if A were the hosted API, with its cache off: the difference is Lantern's own overhead.
+const a = await startServer(portA, { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort) });
+// B fronts A as if A were the hosted API (A is open, so B's key is simply carried along), with its
+// cache off: the difference between the two is Lantern's own overhead.
 const b = await startServer(portB, {
   DATA_API_KEY: keyA,
   DATA_API_URL: a.url,
@@ -43,16 +44,17 @@ try {
 
   // Each module measures its own feature; each is optional until its feature lands.
   for (const [file, fn, args] of [
-    ['../bench/evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url, apiKey: keyA, report }],
-    ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url, apiKey: keyA, report }],
-    ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice, report }],
+    ['../bench/evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url }],
+    ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url }],
+    ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);
-    const out = await mod[fn](args);
-    if (out && typeof out === 'object') for (const [k, v] of Object.entries(out)) if (v && typeof v === 'object') report(k, v);
+    console.log(`\n== ${fn}`);
+    results[fn] = await mod[fn](args);
   }
 
+  console.log('\n== load and overhead (autocannon, loopback)');
   // Load: warm each URL once, then hammer it.
   const nft = `${a.url}/api/v2.2/${bob}/nft?chain=devnet`;
   await fetch(nft, { headers: auth });
