@@ -37,13 +37,17 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
 
 export function errorResponse(e: unknown, req?: Request): Response {
   if (isLanternError(e)) {
-    const headers: Record<string, string> = {};
+    // An error is about this moment (a version beyond the head today is a block tomorrow): never cache it.
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
     if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
     return Response.json(e.toJSON(), { status: e.status, headers });
   }
   // Unexpected: keep the detail in the server log, never in the body.
   (req ? requestLog(req) : log()).error({ err: e }, 'unhandled error in route handler');
-  return Response.json({ message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' }, { status: 500 });
+  return Response.json(
+    { message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' },
+    { status: 500, headers: { 'Cache-Control': 'no-store' } },
+  );
 }
 
 /** Path parameters come URL-decoded from Next; validate them like any other input. */
