@@ -1,0 +1,78 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHostedStub, type HostedStub } from '../support/hosted-stub';
+import { startLantern, type LanternInstance } from '../support/lantern';
+import { flushRedis, freshDatabase, PG_ADMIN_URL, REDIS_TEST_URL, reachable } from '../support/services';
+
+/**
+ * Many instances behave as one: two production servers share one PostgreSQL and one Redis.
+ * Needs the machine's PostgreSQL and Redis on loopback (CI has both); skipped, saying so, elsewhere.
+ */
+const available = (await reachable(PG_ADMIN_URL)) && (await reachable(REDIS_TEST_URL));
+if (!available) console.warn('multi-instance tests skipped: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are required');
+
+const KEY = 'multi-instance-key-0123456789';
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let stub: HostedStub;
+let a: LanternInstance;
+let b: LanternInstance;
+
+describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
+  beforeAll(async () => {
+    db = await freshDatabase();
+    await flushRedis();
+    stub = await startHostedStub({ apiKey: KEY });
+    const env = {
+      DATABASE_URL: db.url,
+      REDIS_URL: REDIS_TEST_URL,
+      DATA_API_KEY: KEY,
+      DATA_API_URL: stub.url,
+      AUTH_API_URL: stub.url,
+      RATE_LIMIT_PER_MINUTE: '6',
+      TRUSTED_PROXY: '1',
+    };
+    // Started together on an empty database: the migrations must run exactly once between them.
+    [a, b] = await Promise.all([startLantern(env), startLantern(env)]);
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await stub?.close();
+    await db?.drop();
+  });
+
+  it('run each migration once when they start at the same time', async () => {
+    // Wake both databases up (migrations run before the first query).
+    expect((await fetch(`${a.url}/api/health`)).status).toBe(200);
+    expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    const { rows } = await c.query<{ id: number; n: string }>('SELECT id, count(*) AS n FROM schema_migrations GROUP BY id');
+    await c.end();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.n === '1')).toBe(true);
+  });
+
+  it('report the shared database as healthy', async () => {
+    const h = await (await fetch(`${a.url}/api/health`)).json();
+    expect(h.database).toMatchObject({ ok: true, kind: 'postgres' });
+  });
+
+  it('share cached upstream answers through Redis', async () => {
+    stub.requests.length = 0;
+    const path = '/api/v2.2/wallets/0x00000000000000000000000000000000000000a1/history?chain=eth';
+    expect((await fetch(a.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
+    expect((await fetch(b.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('count rate limits together', async () => {
+    const headers = { 'X-Forwarded-For': '192.0.2.55' };
+    const bad = '/api/v2.2/wallets/0x12/history';
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) seen.push((await fetch((i % 2 ? b.url : a.url) + bad, { headers })).status);
+    expect(seen).toEqual([400, 400, 400, 400, 400, 400]);
+    expect((await fetch(a.url + bad, { headers })).status).toBe(429);
+    expect((await fetch(b.url + bad, { headers })).status).toBe(429);
+  });
+});

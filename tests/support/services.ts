@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { Socket } from 'node:net';
+import pg from 'pg';
+
+/**
+ * The machine's PostgreSQL and Redis (CI machines run both on loopback). Each test run gets a
+ * database of its own and a Redis logical database it flushes, so runs never see each other's data.
+ */
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+
+export function reachable(url: string, timeoutMs = 1000): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const s = new Socket();
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once('error', () => done(false));
+    s.connect(Number(port), hostname, () => done(true));
+  });
+}
+
+export async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `lantern_test_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function flushRedis(url = REDIS_TEST_URL) {
+  const { default: Redis } = await import('ioredis');
+  const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await r.connect();
+  await r.flushdb();
+  await r.quit();
+}
