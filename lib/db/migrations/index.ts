@@ -1,3 +1,5 @@
+import { authMigrations } from './200-auth';
+
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
  * has shipped: add a new one. Each feature keeps its migration in a file of its own in this folder.
@@ -8,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [];
+export const migrations: Migration[] = [...authMigrations];
