@@ -181,8 +181,14 @@ function checkUriMatchesDomain(domain: string, uri: string) {
 }
 
 async function checkSignature(address: Address, chainId: number, message: string, signature: Hex) {
-  // Plain accounts: recovery, no RPC. A 65-byte signature that recovers to the address is final.
-  if (size(signature) === 65) {
+  // Shorter than an ECDSA signature: no wallet of any kind makes these.
+  if (size(signature) < 64) {
+    throw new LanternError(400, 'invalid_request', `The signature is malformed: ${size(signature)} bytes, where a wallet signature has 65 (more for contract wallets).`, {
+      parameter: 'signature',
+    });
+  }
+  // Plain accounts: recovery, no RPC. A 64/65-byte signature that recovers to the address is final.
+  if (size(signature) === 65 || size(signature) === 64) {
     const signer = await recoverMessageAddress({ message, signature }).catch(() => undefined);
     if (signer && signer === address) return;
   }
