@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { cookieToInitialState, WagmiProvider, useConfig } from 'wagmi';
-import { reconnect, watchConnection } from 'wagmi/actions';
+import { getConnection, watchConnection } from 'wagmi/actions';
 import { signOutAction } from '@/app/actions/auth';
 import { ConnectDialog } from './connect-dialog';
 import { walletConfig, type WalletOptions } from './wagmi';
@@ -23,7 +23,7 @@ export default function WalletRoot(props: WalletRootProps) {
   const [initialState] = useState(() => cookieToInitialState(config, props.walletCookie));
   const [queryClient] = useState(() => new QueryClient());
   return (
-    <WagmiProvider config={config} initialState={initialState} reconnectOnMount={false}>
+    <WagmiProvider config={config} initialState={initialState} reconnectOnMount>
       <QueryClientProvider client={queryClient}>
         {props.sessionAddress && <SessionWatcher address={props.sessionAddress} onEnded={props.onSessionEnded} />}
         {props.dialogOpen && <ConnectDialog options={props.options} onClose={props.onClose} />}
@@ -60,11 +60,9 @@ function SessionWatcher({ address, onEnded }: { address: string; onEnded: (why: 
         void end('Your wallet disconnected, so you were signed out. Sign in again.');
       }
     };
+    // WagmiProvider reconnects on mount, after EIP-6963 wallets have announced themselves.
     const stop = watchConnection(config, { onChange: (data, prev) => check(data, prev) });
-    void reconnect(config).then(() => {
-      const c = config.state.current ? config.state.connections.get(config.state.current) : undefined;
-      if (c) check({ status: 'connected', address: c.accounts[0] });
-    });
+    check(getConnection(config));
     return stop;
   }, [config, address]);
   return null;
