@@ -3,7 +3,7 @@
 import { headers } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { allChains, chainById } from '@/lib/chains';
+import { chainById } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { addressSchema, chainIdSchema } from '@/lib/interface/common';
@@ -44,9 +44,12 @@ async function requestSite(): Promise<{ origin: string; host: string }> {
   return { origin: origin.origin, host: origin.host };
 }
 
-/** Chains a person may sign in on: the chain Lantern reads in node mode, the registry's in hosted mode. */
-async function signInChains(): Promise<number[]> {
-  if (config().mode === 'hosted') return allChains.filter((c) => !c.devnet).map((c) => c.id);
+/**
+ * Chains a person may sign in on: in node mode the chain Lantern reads (so contract wallets can be
+ * checked); in hosted mode any chain, as the hosted auth API decides.
+ */
+async function signInChains(): Promise<number[] | 'any'> {
+  if (config().mode === 'hosted') return 'any';
   try {
     return [await rpcChainId()];
   } catch {
@@ -56,6 +59,7 @@ async function signInChains(): Promise<number[]> {
 
 async function requireChain(chainId: number) {
   const chains = await signInChains();
+  if (chains === 'any') return;
   if (chains.length === 0) throw new LanternError(503, 'upstream_unavailable', 'Lantern cannot reach its EVM node to know which network to use; try again.');
   if (!chains.includes(chainId)) {
     const want = chains[0];
