@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
@@ -425,5 +426,56 @@ describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     // Same deployment secret: the same profile id on both instances.
     expect(results.find((r) => r.status === 201)!.body.profileId).toBe(c.body.profileId);
+  });
+});
+
+describe('saved wallets (server actions check the session, never the form)', () => {
+  /** A form action posted exactly as React posts it (its own reply encoder, bundled with Next). */
+  async function formAction(name: string, fields: Record<string, string>, cookie?: string) {
+    const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-turbopack/client.node') as {
+      encodeReply: (v: unknown) => Promise<FormData | string>;
+    };
+    const data = new FormData();
+    for (const [k, v] of Object.entries(fields)) data.append(k, v);
+    const form = await encodeReply([null, data]);
+    const res = await fetch(lantern.url, {
+      method: 'POST',
+      headers: { 'next-action': actionId(name), origin: lantern.url, accept: 'text/x-component', ...(cookie ? { cookie } : {}) },
+      body: form,
+    });
+    const text = await res.text();
+    const line = text.split('\n').find((l) => /^[0-9a-f]+:\{"ok":/.test(l));
+    return line ? JSON.parse(line.slice(line.indexOf(':') + 1)) : { status: res.status, text: text.slice(0, 300) };
+  }
+
+  async function sessionFor(account: PrivateKeyAccount): Promise<string> {
+    const req = await action('requestChallengeAction', [account.address, 31337]);
+    const m = req.value!.message!;
+    const r = await action('verifyChallengeAction', [m, await account.signMessage({ message: m })], { cookie: `lantern_siwe=${req.cookies.lantern_siwe}` });
+    expect(r.value?.ok).toBe(true);
+    return `lantern_session=${r.cookies.lantern_session}`;
+  }
+
+  it('saves only for the signed-in profile; another profile neither sees nor deletes it', async () => {
+    const target = chain.accounts[7].address;
+    expect(await formAction('saveWalletAction', { address: target, label: 'Nope' })).toMatchObject({ ok: false, error: { code: 'not_signed_in' } });
+
+    const alice = await sessionFor(eoa);
+    const bob = await sessionFor(other);
+    expect(await formAction('saveWalletAction', { address: target.toLowerCase(), label: 'Treasury', note: 'cold', profileId: '0x' + '0'.repeat(64) }, alice)).toMatchObject({
+      ok: true,
+      address: target,
+      label: 'Treasury',
+    });
+    expect(await formAction('saveWalletAction', { address: target, label: 'x'.repeat(65) }, alice)).toMatchObject({ ok: false, error: { field: 'label' } });
+    expect(await formAction('saveWalletAction', { address: '0x1234', label: 'bad' }, alice)).toMatchObject({ ok: false, error: { field: 'address' } });
+
+    const home = (cookie: string) => fetch(lantern.url, { headers: { cookie } }).then((r) => r.text());
+    expect(await home(alice)).toContain('Treasury');
+    expect(await home(bob)).not.toContain('Treasury');
+    await formAction('deleteWalletAction', { address: target }, bob);
+    expect(await home(alice)).toContain('Treasury');
+    expect(await formAction('deleteWalletAction', { address: target }, alice)).toMatchObject({ ok: true });
+    expect(await home(alice)).not.toContain('Treasury');
   });
 });
