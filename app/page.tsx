@@ -1,6 +1,7 @@
 import { PageToken } from '@/components/layout/page-token';
 import { SiteHeader } from '@/components/layout/site-header';
 import { SearchBox } from '@/components/layout/search-box';
+import { SavedWallets } from '@/components/auth/saved-wallets';
 import { describeSources } from '@/lib/operations/sources';
 import { config } from '@/lib/config';
 import Link from 'next/link';
@@ -35,6 +36,8 @@ export default function Home() {
             </p>
           )}
         </section>
+
+        <SavedWallets />
 
         <section aria-labelledby="sources" className="mt-12">
           <h2 id="sources" className="text-lg font-semibold">

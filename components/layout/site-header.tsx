@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { AccountMenu } from '@/components/auth/account-menu';
 import { SearchBox } from './search-box';
 
 export function SiteHeader() {
@@ -10,6 +11,7 @@ export function SiteHeader() {
           Lantern
         </Link>
         <SearchBox />
+        <AccountMenu />
       </div>
     </header>
   );

@@ -1,0 +1,77 @@
+'use client';
+
+import dynamic from 'next/dynamic';
+import { useState } from 'react';
+import { signOutAction } from '@/app/actions/auth';
+import type { WalletOptions } from './wagmi';
+
+// The wallet code (wagmi, viem, react-query, connectors) is one lazily loaded chunk: fetched when a
+// person opens the sign-in dialog, or after hydration when signed in (to end the session if the wallet
+// switches account or disconnects). A signed-out visitor's first load never includes it.
+const WalletRoot = dynamic(() => import('./wallet-root'), {
+  ssr: false,
+  loading: () => (
+    <span role="status" className="text-sm text-ink-muted">
+      Loading wallets…
+    </span>
+  ),
+});
+
+export interface AccountButtonProps {
+  session: { address: string; chainId: number } | null;
+  options: WalletOptions;
+  walletCookie?: string;
+}
+
+export function AccountButton({ session, options, walletCookie }: AccountButtonProps) {
+  const [open, setOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  return (
+    <div className="ml-auto flex items-center gap-3 text-sm" data-testid="account">
+      {session ? (
+        <>
+          <a href={`/wallet/${session.address}`} className="font-mono text-ink" title={session.address} aria-label={`Signed in as ${session.address}`}>
+            {session.address.slice(0, 6)}…{session.address.slice(-4)}
+          </a>
+          <form action={signOutAction}>
+            <button type="submit" className="rounded-card border border-line px-3 py-1.5 font-medium text-ink hover:border-accent">
+              Sign out
+            </button>
+          </form>
+        </>
+      ) : (
+        <>
+          {notice && (
+            <span role="status" className="text-warning">
+              {notice}
+            </span>
+          )}
+          <button
+            type="button"
+            onClick={() => {
+              setNotice(null);
+              setOpen(true);
+            }}
+            className="rounded-card border border-accent bg-accent px-3 py-1.5 font-medium text-canvas hover:opacity-90"
+          >
+            Sign in
+          </button>
+        </>
+      )}
+      {(open || session) && (
+        <WalletRoot
+          options={options}
+          walletCookie={walletCookie}
+          sessionAddress={session?.address ?? null}
+          dialogOpen={open && !session}
+          onClose={() => setOpen(false)}
+          onSessionEnded={(why) => {
+            setNotice(why);
+            setOpen(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { cookies } from 'next/headers';
+import { allChains } from '@/lib/chains';
+import { config } from '@/lib/config';
+import { getSession } from '@/lib/auth/session';
+import { AccountButton } from './account-button';
+
+/**
+ * The header's account element (server component): the signed-in address comes from the session
+ * cookie in this server render, so no wallet code is needed to show it. Place it once in the header.
+ */
+export async function AccountMenu() {
+  const c = config();
+  const session = await getSession();
+  const devnet = c.mode === 'node' && c.evmIsDevnet;
+  // Only the wallet's own cookie goes to the client; the session cookie is httpOnly and stays here.
+  const wallet = (await cookies()).get('lantern-wallet.store')?.value;
+  const chainIds = c.mode === 'hosted' ? allChains.filter((x) => !x.devnet).map((x) => x.id) : devnet ? [31337] : [];
+  return (
+    <AccountButton
+      session={session ? { address: session.address, chainId: session.chainId } : null}
+      options={{ devnet, chainIds }}
+      walletCookie={wallet ? `lantern-wallet.store=${wallet}` : undefined}
+    />
+  );
+}
