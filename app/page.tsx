@@ -27,7 +27,7 @@ export default function Home() {
             this server has a key, or reads nodes itself.
           </p>
           <div className="mt-6">
-            <SearchBox />
+            <SearchBox id="home-search" />
           </div>
           {c.mode === 'node' && c.evmIsDevnet && (
             <p className="mt-4 text-sm text-ink-muted">

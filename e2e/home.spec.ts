@@ -7,17 +7,19 @@ test('the home page says what Lantern is and which sources it uses', async ({ pa
   await expect(sources).toContainText('Wallet history');
   await expect(sources).toContainText('Local EVM devnet (anvil)');
   await expect(sources).toContainText('Simulated local ledger');
-  await expect(page.getByRole('searchbox')).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('searchbox')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('searchbox')).toBeVisible();
 });
 
 test('searching an address in lower case opens its checksummed wallet URL', async ({ page }) => {
   await page.goto('/');
-  await page.getByRole('searchbox').fill('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
-  await page.getByRole('searchbox').press('Enter');
+  const search = page.getByRole('banner').getByRole('searchbox');
+  await search.fill('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
+  await search.press('Enter');
   await expect(page).toHaveURL(/\/wallet\/0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/);
 });
 
 test('searching nonsense says what a search can be', async ({ page }) => {
   await page.goto('/search?q=hello%20world');
-  await expect(page.getByRole('alert')).toContainText('not an EVM address');
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('not an EVM address');
 });

@@ -1,12 +1,12 @@
 /** A plain GET form, so search works before any JavaScript loads; /search decides where it leads. */
-export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
+export function SearchBox({ autoFocus = false, id = 'site-search' }: { autoFocus?: boolean; id?: string }) {
   return (
     <form action="/search" method="get" role="search" className="flex min-w-0 flex-1 basis-72 items-center gap-2">
-      <label htmlFor="site-search" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         Search by address, ENS name or ledger version
       </label>
       <input
-        id="site-search"
+        id={id}
         name="q"
         type="search"
         required
