@@ -1,32 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import {
-  createPublicClient,
-  createWalletClient,
-  encodeDeployData,
-  encodeFunctionData,
-  getAddress,
-  getContractAddress,
-  http,
-  keccak256,
-  serializeErc6492Signature,
-  toHex,
-  type Abi,
-  type Address,
-  type Hex,
-} from 'viem';
+import { inject } from 'vitest';
+import { getAddress, serializeErc6492Signature, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
-import { stopChild } from './lantern';
-import { freePort } from './ports';
+import { loadManifest } from '../../devnet/evm/index.mjs';
 
 /**
- * The chain the sign-in tests verify contract wallets on: everything they need from it comes from
- * here (RPC URL, accounts, the EIP-1271 wallet, the EIP-6492 counterfactual wallet). Today it starts
- * its own anvil and deploys tests/fixtures/SignInWallet.sol; it can be pointed at the shared devnet
- * (graceWallet, the factory's undeployed wallet) without touching the tests.
+ * The chain the sign-in tests verify contract wallets on: the shared seeded devnet (started once by
+ * the integration global setup). Its graceWallet is the EIP-1271 wallet (owner grace, dev account 8);
+ * the factory's undeployed wallet for grace is the EIP-6492 case (devnet/evm/SCENARIO.md).
  */
 export interface SignInChain {
   rpcUrl: string;
@@ -53,77 +34,22 @@ export const ANVIL_KEYS: Hex[] = [
   '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
 ];
 
-function compile(): Record<string, { abi: Abi; bytecode: Hex }> {
-  const require = createRequire(import.meta.url);
-  const solc = require('solc');
-  const source = readFileSync(path.resolve('tests/fixtures/SignInWallet.sol'), 'utf8');
-  const out = JSON.parse(
-    solc.compile(
-      JSON.stringify({
-        language: 'Solidity',
-        sources: { 'SignInWallet.sol': { content: source } },
-        settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
-      }),
-    ),
-  );
-  const errors = (out.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
-  if (errors.length) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
-  const c = out.contracts['SignInWallet.sol'];
-  return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, { abi: (v as { abi: Abi }).abi, bytecode: `0x${(v as { evm: { bytecode: { object: string } } }).evm.bytecode.object}` as Hex }]));
-}
-
-async function startAnvil(port: number): Promise<ChildProcess> {
-  const child = spawn(path.resolve('node_modules/.bin/anvil'), ['--silent', '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`anvil exited (${child.exitCode})`);
-    try {
-      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}' });
-      if (r.ok) return child;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('anvil did not start');
-}
-
-export async function startSignInChain(port?: number): Promise<SignInChain> {
-  const p = port ?? (await freePort());
-  const anvil = await startAnvil(p);
-  const rpcUrl = `http://127.0.0.1:${p}`;
+export async function startSignInChain(): Promise<SignInChain> {
+  const m = loadManifest();
   const accounts = ANVIL_KEYS.map((k) => privateKeyToAccount(k));
-  const deployer = accounts[0];
-  const pub = createPublicClient({ chain: foundry, transport: http(rpcUrl) });
-  const wallet = createWalletClient({ chain: foundry, transport: http(rpcUrl), account: deployer });
-  const { SignInWallet, SignInWalletFactory } = compile();
-
-  const owner = accounts[8];
-  const deploy = async (abi: Abi, bytecode: Hex, args: unknown[]) => {
-    const hash = await wallet.deployContract({ abi, bytecode, args });
-    const receipt = await pub.waitForTransactionReceipt({ hash });
-    return getAddress(receipt.contractAddress!);
-  };
-  const wallet1271 = await deploy(SignInWallet.abi, SignInWallet.bytecode, [owner.address]);
-  const factory = await deploy(SignInWalletFactory.abi, SignInWalletFactory.bytecode, []);
-
-  const salt = keccak256(toHex('lantern-sign-in-counterfactual'));
-  const initCode = encodeDeployData({ abi: SignInWallet.abi, bytecode: SignInWallet.bytecode, args: [owner.address] });
-  const counterfactual = getContractAddress({ opcode: 'CREATE2', from: factory, salt, bytecode: initCode });
-  const factoryData = encodeFunctionData({ abi: SignInWalletFactory.abi, functionName: 'create', args: [owner.address, salt] });
-
+  const owner = accounts[m.eip1271.ownerIndex];
+  if (getAddress(owner.address) !== getAddress(m.eip1271.owner)) throw new Error('devnet manifest: graceWallet owner is not dev account ' + m.eip1271.ownerIndex);
+  const cf = m.eip1271.counterfactual;
   return {
-    rpcUrl,
+    rpcUrl: inject('evmRpcUrl'),
     chainId: foundry.id,
     accounts,
-    wallet1271: { address: wallet1271, owner },
+    wallet1271: { address: getAddress(m.eip1271.wallet), owner },
     counterfactual: {
-      address: counterfactual,
+      address: getAddress(cf.address),
       owner,
-      wrap6492: (signature) => serializeErc6492Signature({ address: factory, data: factoryData, signature }),
+      wrap6492: (signature) => serializeErc6492Signature({ address: cf.factory, data: cf.factoryData, signature }),
     },
-    stop: () => stopChild(anvil),
+    stop: async () => undefined, // the shared devnet belongs to the global setup
   };
 }
