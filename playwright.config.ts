@@ -25,6 +25,7 @@ export default defineConfig({
         env: { E2E_PORT: String(port) },
         timeout: 180_000,
         reuseExistingServer: false,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
         stdout: 'pipe',
       },
 });

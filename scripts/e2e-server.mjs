@@ -1,46 +1,78 @@
 #!/usr/bin/env node
-// Playwright's web server: the devnets on test ports and a production server of the last build,
-// with a throwaway data directory. Stops everything when Playwright stops it.
+// Playwright's web server. Two production servers of the last build over the devnets:
+//   A (E2E_PORT, node mode): Lantern's own sources on the devnets, with API_KEYS set, so its pages
+//     must work through page tokens alone;
+//   B (E2E_HOSTED_PORT, hosted mode): DATA_API_URL, AUTH_API_URL and LEDGER_API_URL_* point at A,
+//     with one of A's keys as DATA_API_KEY: the hosted-API client against a real implementation.
+// The same browser specs run against both. Everything stops when Playwright stops this script.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDevnets } from './lib/devnets.mjs';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
+const portA = Number(process.env.E2E_PORT ?? 3100);
+const portB = Number(process.env.E2E_HOSTED_PORT ?? 3101);
 const evmPort = Number(process.env.E2E_EVM_PORT ?? 18545);
 const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? 18080);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-e2e-'));
+export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
 const nets = await startDevnets({ evmPort, ledgerPort });
-const server = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-  stdio: 'inherit',
-  detached: true,
-  env: {
-    ...process.env,
-    NODE_ENV: 'production',
-    NEXT_TELEMETRY_DISABLED: '1',
-    DATA_API_KEY: '',
-    DATA_DIR: dataDir,
-    DEVNET_EVM_PORT: String(evmPort),
-    DEVNET_LEDGER_PORT: String(ledgerPort),
-    SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-session-secret-0123456789abcdef0123',
-    RATE_LIMIT_PER_MINUTE: '0',
-  },
-});
+const a = url(portA);
+const servers = [
+  start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY }),
+  start(portB, {
+    DATA_API_KEY: E2E_API_KEY,
+    DATA_API_URL: a,
+    AUTH_API_URL: `${a}/api/auth`,
+    LEDGER_API_URL_MAINNET: `${a}/api/ledger/mainnet`,
+    LEDGER_API_URL_TESTNET: `${a}/api/ledger/testnet`,
+    DEFAULT_CHAIN: 'devnet',
+  }),
+];
+
+function url(port) {
+  return `http://127.0.0.1:${port}`;
+}
+
+function start(port, env) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-e2e-'));
+  const child = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+    // Same process group as this script, so whatever way Playwright stops us, the servers stop too.
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATA_DIR: dataDir,
+      DEVNET_EVM_PORT: String(evmPort),
+      DEVNET_LEDGER_PORT: String(ledgerPort),
+      SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-session-secret-0123456789abcdef0123',
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  child.on('exit', (code) => stop(code ?? 1));
+  return { child, dataDir };
+}
 
 let stopping = false;
 async function stop(code = 0) {
   if (stopping) return;
   stopping = true;
-  try {
-    process.kill(-server.pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((resolve) => {
+          if (s.child.exitCode !== null) return resolve();
+          s.child.once('exit', resolve);
+          s.child.kill('SIGTERM');
+        }),
+    ),
+  );
   await nets.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
   process.exit(code);
 }
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
-server.on('exit', (code) => stop(code ?? 1));
