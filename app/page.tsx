@@ -4,6 +4,8 @@ import { SearchBox } from '@/components/layout/search-box';
 import { describeSources } from '@/lib/operations/sources';
 import { config } from '@/lib/config';
 import Link from 'next/link';
+import { RecentSearches } from '@/components/home/recent-searches';
+import { SavedWalletsSlot } from '@/components/home/saved-wallets-slot';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
@@ -35,6 +37,12 @@ export default function Home() {
             </p>
           )}
         </section>
+
+        <div className="mt-10 grid gap-8 md:grid-cols-2">
+          {/* SAVED WALLETS (sign-in work): <SavedWallets /> from components/auth/saved-wallets.tsx mounts here. */}
+          <SavedWalletsSlot />
+          <RecentSearches />
+        </div>
 
         <section aria-labelledby="sources" className="mt-12">
           <h2 id="sources" className="text-lg font-semibold">

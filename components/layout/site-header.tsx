@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { SearchBox } from './search-box';
+import { ThemeToggle } from './theme-toggle';
 
 export function SiteHeader() {
   return (
@@ -10,6 +11,7 @@ export function SiteHeader() {
           Lantern
         </Link>
         <SearchBox />
+        <ThemeToggle />
       </div>
     </header>
   );
