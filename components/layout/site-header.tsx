@@ -10,8 +10,13 @@ export function SiteHeader() {
           <LanternMark />
           Lantern
         </Link>
-        <SearchBox />
-        <ThemeToggle />
+        {/* Phones: logo and theme on one line, the search box full width under them. */}
+        <div className="order-last flex w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
+          <SearchBox />
+        </div>
+        <div className="ml-auto sm:ml-0">
+          <ThemeToggle />
+        </div>
       </div>
     </header>
   );

@@ -13,6 +13,9 @@ const DIRECTION_TONE: Record<TxView['direction'], string> = {
   self: 'text-ink-muted',
 };
 
+// "Sent · send" says nothing twice; other categories (token swap, airdrop, mint...) add information.
+const REDUNDANT: Partial<Record<TxView['direction'], string[]>> = { out: ['send'], in: ['receive'] };
+
 /** One transaction, as a line of a statement; expands to every transfer in it. */
 export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainView; time: 'age' | 'utc'; now: number }) {
   const [open, setOpen] = useState(false);
@@ -33,7 +36,7 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
             <span className={`font-medium ${DIRECTION_TONE[tx.direction]}`} data-role="direction">
               {DIRECTION_LABEL[tx.direction]}
             </span>
-            <span className="text-ink-muted">{tx.category}</span>
+            {!REDUNDANT[tx.direction]?.includes(tx.category) && <span className="text-ink-muted">{tx.category}</span>}
             {tx.failed && <span className="rounded border border-negative px-1 text-xs font-medium text-negative">Failed</span>}
             {tx.spam && <span className="rounded bg-warning-soft px-1 text-xs font-medium text-warning">Possible spam</span>}
           </p>
@@ -63,7 +66,7 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
           )}
         </div>
 
-        <div className="col-span-2 row-start-3 text-xs text-ink-muted tabular-nums md:col-span-1 md:row-start-auto md:text-sm" data-role="time">
+        <div className="col-start-1 row-start-3 self-center text-xs text-ink-muted tabular-nums md:col-start-auto md:row-start-auto md:text-sm" data-role="time">
           <time dateTime={tx.timestamp} title={formatUtc(tx.timestamp)}>
             {time === 'utc' ? formatUtc(tx.timestamp) : formatAge(tx.timestamp, now)}
           </time>

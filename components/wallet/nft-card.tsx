@@ -28,7 +28,6 @@ const IMAGE_TIMEOUT_MS = 15_000;
  */
 export function NftCard({ nft }: { nft: NftCardView }) {
   const [failed, setFailed] = useState(!nft.image);
-  const [loaded, setLoaded] = useState(false);
   const img = useRef<HTMLImageElement>(null);
 
   useEffect(() => {
@@ -55,8 +54,7 @@ export function NftCard({ nft }: { nft: NftCardView }) {
             decoding="async"
             referrerPolicy="no-referrer"
             onError={() => setFailed(true)}
-            onLoad={() => setLoaded(true)}
-            className={`h-full w-full object-contain transition-opacity ${loaded ? 'opacity-100' : 'opacity-0'}`}
+            className="h-full w-full object-contain"
             data-role="nft-image"
           />
         ) : (

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { truncateMiddle } from '@/lib/wallet/format';
 import type { Party } from '@/lib/wallet/tx-view';
 import { CopyButton } from './copy-button';
+import { Logo } from './logo';
 
 /**
  * A counterparty as a person reads it: their own saved label first, then the source's label or entity
@@ -16,10 +17,7 @@ export function PartyName({ party, className = '' }: { party: Party | null; clas
   const short = truncateMiddle(party.address);
   return (
     <span className={`inline-flex min-w-0 max-w-full items-center gap-1 ${className}`} data-address={party.address.toLowerCase()}>
-      {party.logo && party.labelSource !== 'saved' && /^https?:\/\//.test(party.logo) && (
-        // eslint-disable-next-line @next/next/no-img-element -- third-party logos, any host, no optimisation wanted
-        <img src={party.logo} alt="" width={16} height={16} loading="lazy" referrerPolicy="no-referrer" className="h-4 w-4 shrink-0 rounded-full" />
-      )}
+      {party.logo && party.labelSource !== 'saved' && <Logo src={party.logo} />}
       <Link
         href={`/wallet/${party.address}`}
         title={party.address}
