@@ -16,7 +16,7 @@ export default function Home() {
   return (
     <>
       <PageToken />
-      <SiteHeader />
+      <SiteHeader search={false} />
       <main className="mx-auto max-w-page px-4 py-10">
         <section aria-labelledby="intro" className="max-w-prose">
           <h1 id="intro" className="text-2xl font-semibold">
@@ -51,7 +51,8 @@ export default function Home() {
           <p className="mt-1 text-sm text-ink-muted">
             Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
-          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface">
+          {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
+          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface" tabIndex={0} role="region" aria-labelledby="sources">
             <table className="w-full text-left text-sm">
               <thead className="bg-sunken text-ink-muted">
                 <tr>
@@ -65,7 +66,7 @@ export default function Home() {
                   <tr key={s.operation} className="border-t border-line">
                     <td className="px-4 py-2">{s.operation}</td>
                     <td className="px-4 py-2">{s.source}</td>
-                    <td className="px-4 py-2 font-mono text-ink-muted">{s.host}</td>
+                    <td className="break-all px-4 py-2 font-mono text-ink-muted">{s.host}</td>
                   </tr>
                 ))}
               </tbody>

@@ -105,8 +105,8 @@ function hostileWallet(front: string) {
 export interface WalletFixtures {
   url: string;
   stub: HostedStub;
-  /** Bytes of the 50 MB image actually sent (the page must not need them). */
-  hugeBytesSent: () => number;
+  /** User agents that asked for media (Lantern's server must never be one of them). */
+  mediaRequesters: () => string[];
   close: () => Promise<void>;
 }
 
@@ -114,10 +114,10 @@ export async function startWalletFixtures(): Promise<WalletFixtures> {
   const stub = await startHostedStub({ apiKey: STUB_KEY });
   stub.setHistorySize(W.paging, PAGING_SIZE);
   stub.setHistorySize(W.empty, 0);
-  stub.fault(new RegExp(W.keyRejected), { kind: 'status', status: 401, body: { message: `Invalid key ${STUB_KEY}` } });
-  stub.fault(new RegExp(W.rateLimited), { kind: 'status', status: 429, retryAfter: '0', body: { message: 'Too many requests' } });
-  stub.fault(new RegExp(W.down), { kind: 'status', status: 503, retryAfter: '0', body: { message: 'Service unavailable' } });
-  let hugeSent = 0;
+  stub.fault(new RegExp(W.keyRejected, 'i'), { kind: 'status', status: 401, body: { message: `Invalid key ${STUB_KEY}` } });
+  stub.fault(new RegExp(W.rateLimited, 'i'), { kind: 'status', status: 429, retryAfter: '0', body: { message: 'Too many requests' } });
+  stub.fault(new RegExp(W.down, 'i'), { kind: 'status', status: 503, retryAfter: '0', body: { message: 'Service unavailable' } });
+  const mediaAgents: string[] = [];
   let front = '';
 
   const server: Server = createServer(async (req, res) => {
@@ -133,6 +133,7 @@ export async function startWalletFixtures(): Promise<WalletFixtures> {
       if (wanted.length) items = items.filter((i) => wanted.includes(String(i.token_address).toLowerCase()));
       return json(res, 200, { status: 'SYNCED', total: items.length, page: 1, page_size: 100, cursor: null, result: items });
     }
+    if (u.pathname.startsWith('/img/') || u.pathname.startsWith('/ipfs/')) mediaAgents.push(String(req.headers['user-agent'] ?? ''));
     if (u.pathname === '/img/item.png' || u.pathname.startsWith('/ipfs/')) {
       res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': PNG.length });
       return res.end(PNG);
@@ -144,7 +145,6 @@ export async function startWalletFixtures(): Promise<WalletFixtures> {
       const write = () => {
         while (left > 0) {
           left -= chunk.length;
-          hugeSent += chunk.length;
           if (!res.write(chunk)) return void res.once('drain', write);
         }
         res.end();
@@ -178,7 +178,7 @@ export async function startWalletFixtures(): Promise<WalletFixtures> {
   return {
     url: front,
     stub,
-    hugeBytesSent: () => hugeSent,
+    mediaRequesters: () => [...mediaAgents],
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

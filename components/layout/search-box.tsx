@@ -1,6 +1,7 @@
 'use client';
 
 import Form from 'next/form';
+import { useId } from 'react';
 import { rememberSearch } from '@/lib/wallet/recent';
 
 /**
@@ -9,6 +10,7 @@ import { rememberSearch } from '@/lib/wallet/recent';
  * page's "Recent searches".
  */
 export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
+  const id = useId();
   return (
     <Form
       action="/search"
@@ -19,11 +21,11 @@ export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
         if (typeof q === 'string') rememberSearch(q);
       }}
     >
-      <label htmlFor="site-search" className="sr-only">
+      <label htmlFor={id} className="sr-only">
         Search by address, ENS name or ledger version
       </label>
       <input
-        id="site-search"
+        id={id}
         name="q"
         type="search"
         required

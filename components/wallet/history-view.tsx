@@ -91,7 +91,10 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
         <TimeToggle time={v.time} onChange={(time) => void setV({ time }, { history: 'replace' })} />
       </div>
 
-      <div className="mt-2" aria-live="polite" aria-busy={q.isFetching}>
+      <p role="status" className="sr-only">
+        {q.isFetching ? 'Loading transactions…' : page && !error ? `Page ${pageNumber}: ${visible.length} transactions shown.` : ''}
+      </p>
+      <div className="mt-2" aria-busy={q.isFetching}>
         {error ? (
           <ErrorState
             error={error}
@@ -107,7 +110,7 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
             {hiddenSpam > 0 && (
               <p className="border-b border-line bg-warning-soft px-4 py-2 text-sm text-ink">
                 {hiddenSpam} possible spam {hiddenSpam === 1 ? 'transaction' : 'transactions'} hidden on this page.{' '}
-                <a href={href({ spam: true })} onClick={(e) => navigate(e, { spam: true })}>
+                <a href={href({ spam: true })} onClick={(e) => navigate(e, { spam: true })} className="underline">
                   Show spam
                 </a>
               </p>
@@ -219,14 +222,14 @@ function EmptyHistory({
         <>
           <h3 className="font-semibold">No more transactions</h3>
           <p className="mt-1 text-sm text-ink-muted">
-            This page is past the end of the history. <a href={newestHref}>Go to the first page</a>.
+            This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
           </p>
         </>
       ) : rangeSet ? (
         <>
           <h3 className="font-semibold">No transactions in this range</h3>
           <p className="mt-1 text-sm text-ink-muted">
-            This wallet has no transactions on {chain.label} between the dates or blocks you chose. <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`}>Clear the range</a>.
+            This wallet has no transactions on {chain.label} between the dates or blocks you chose. <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">Clear the range</a>.
           </p>
         </>
       ) : (
@@ -237,7 +240,7 @@ function EmptyHistory({
             <p className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm">
               <span className="text-ink-muted">Try:</span>
               {others.map((c) => (
-                <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`}>
+                <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
                   {c.label}
                 </a>
               ))}

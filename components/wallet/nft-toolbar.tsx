@@ -68,7 +68,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
           />
         </label>
         <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
-          Add
+          Add filter
         </button>
         {problem && (
           <p id="contract-problem" role="alert" className="basis-full text-xs text-negative">

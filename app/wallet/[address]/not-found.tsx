@@ -10,7 +10,7 @@ export default function WalletNotFound() {
       </p>
       <p className="mt-2 break-all font-mono text-sm">0x70997970C51812dc3A010C7d01b50e0d17dc79C8</p>
       <p className="mt-3 text-ink-muted">
-        Check for a missing or extra character, or search for an ENS name instead. <Link href="/">Back to the start</Link>.
+        Check for a missing or extra character, or search for an ENS name instead. <Link href="/" className="underline">Back to the start</Link>.
       </p>
     </div>
   );

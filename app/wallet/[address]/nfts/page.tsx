@@ -96,7 +96,7 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
               : page.status === 'SYNCING'
                 ? 'Nothing found yet; the source is still reading this wallet. '
                 : `This wallet holds no NFTs on ${chainLabel}${view.spam ? '' : ' (possible spam hidden)'}. `}
-            {wanted.size ? <Link href={href({ contract: [], cursor: [] })}>Clear the filter</Link> : !view.spam ? <Link href={href({ spam: true, cursor: [] })}>Show possible spam</Link> : null}
+            {wanted.size ? <Link className="underline" href={href({ contract: [], cursor: [] })}>Clear the filter</Link> : !view.spam ? <Link className="underline" href={href({ spam: true, cursor: [] })}>Show possible spam</Link> : null}
           </p>
         </div>
       ) : (
