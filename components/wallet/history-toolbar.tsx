@@ -27,6 +27,7 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
   }
 
   const reset = { cursor: null };
+  const rangeActive = !!(v.from_date || v.to_date || v.from_block !== null || v.to_block !== null);
   const csvHref = serializeHistoryParams(`/wallet/${address}/history.csv`, { ...v, cursor: null, time: null });
   const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
 
@@ -63,8 +64,12 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
         </a>
       </div>
 
+      <details className="group mt-3 border-t border-line pt-2" open={rangeActive}>
+        <summary className="cursor-pointer py-1 text-sm text-ink-muted hover:text-ink">
+          Date or block range{rangeActive ? ' (set)' : ''}
+        </summary>
       <form
-        className="mt-3 flex flex-wrap items-end gap-x-4 gap-y-3 border-t border-line pt-3"
+        className="mt-2 flex flex-wrap items-end gap-x-4 gap-y-3"
         aria-label="Date or block range"
         onSubmit={(e) => {
           e.preventDefault();
@@ -97,7 +102,7 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
           <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
             Apply range
           </button>
-          {(v.from_date || v.to_date || v.from_block !== null || v.to_block !== null) && (
+          {rangeActive && (
             <button
               type="button"
               className="rounded-card px-2 py-1 text-sm text-accent hover:underline"
@@ -109,6 +114,7 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
         </div>
         <p className="basis-full text-xs text-ink-muted">A block bound wins over a date bound on the same side.</p>
       </form>
+      </details>
     </div>
   );
 }
