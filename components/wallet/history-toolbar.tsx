@@ -2,7 +2,7 @@
 
 import { useQueryStates } from 'nuqs';
 import { useState } from 'react';
-import { historyParsers, serializeHistoryParams } from '@/lib/wallet/search-params';
+import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
 
 const field = 'rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
 

@@ -2,7 +2,8 @@
 
 import { useQueryStates } from 'nuqs';
 import { useState, useTransition } from 'react';
-import { MAX_CONTRACT_FILTERS, nftParsers } from '@/lib/wallet/search-params';
+import { MAX_CONTRACT_FILTERS } from '@/lib/wallet/search-params';
+import { nftParsers } from '@/lib/wallet/view-params.client';
 import { truncateMiddle } from '@/lib/wallet/format';
 
 const field = 'rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';

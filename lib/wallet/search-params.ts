@@ -1,4 +1,7 @@
-import { parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral, createSerializer } from 'nuqs/server';
+import type * as Nuqs from 'nuqs/server';
+
+/** The parser factories of either entry point: `nuqs` (client, "use client") or `nuqs/server`. */
+type Factories = Pick<typeof Nuqs, 'parseAsBoolean' | 'parseAsInteger' | 'parseAsNativeArrayOf' | 'parseAsString' | 'parseAsStringLiteral' | 'createSerializer'>;
 
 /**
  * Every piece of a wallet view lives in the URL, so reload, back/forward and a pasted link show the
@@ -9,8 +12,12 @@ import { parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, pa
  * N-1 cursors: reload at page 3 fetches page 3 with the last one, "newer" drops the last one, "newest"
  * drops them all, "older" appends the next page's cursor. Cursors are opaque and short-lived at some
  * providers; when one is refused the page says so and offers the newest page.
+ *
+ * The definitions are built from whichever nuqs entry point the caller has: client components pass
+ * `nuqs` and server pages `nuqs/server`, so the browser never downloads the server entry as well.
  */
-export const historyParsers = {
+export function defineViewParams({ parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral, createSerializer }: Factories) {
+const historyParsers = {
   chain: parseAsString,
   order: parseAsStringLiteral(['desc', 'asc'] as const).withDefault('desc'),
   from_date: parseAsString,
@@ -23,7 +30,7 @@ export const historyParsers = {
   time: parseAsStringLiteral(['age', 'utc'] as const).withDefault('age'),
 };
 
-export const nftParsers = {
+const nftParsers = {
   chain: parseAsString,
   spam: parseAsBoolean.withDefault(false),
   contract: parseAsNativeArrayOf(parseAsString),
@@ -31,8 +38,13 @@ export const nftParsers = {
   cursor: parseAsNativeArrayOf(parseAsString),
 };
 
-export const serializeHistoryParams = createSerializer(historyParsers);
-export const serializeNftParams = createSerializer(nftParsers);
+return {
+  historyParsers,
+  nftParsers,
+  serializeHistoryParams: createSerializer(historyParsers),
+  serializeNftParams: createSerializer(nftParsers),
+};
+}
 
 export const HISTORY_PAGE_SIZE = 25;
 export const NFT_PAGE_SIZE = 24;

@@ -13,7 +13,8 @@ import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
 import { formatTokenId, truncateMiddle } from '@/lib/wallet/format';
 import { resolveNftMedia, safeText, type Gateways } from '@/lib/wallet/media';
-import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE, nftParsers, serializeNftParams } from '@/lib/wallet/search-params';
+import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/wallet/search-params';
+import { nftParsers, serializeNftParams } from '@/lib/wallet/view-params.server';
 import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
 
 export const dynamic = 'force-dynamic';
