@@ -2,7 +2,9 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+const hostedPort = Number(process.env.E2E_HOSTED_PORT ?? 3101);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+const hostedURL = `http://127.0.0.1:${hostedPort}`;
 const launchOptions = { executablePath: chromiumPath(), args: chromiumArgs };
 
 export default defineConfig({
@@ -14,15 +16,22 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: { baseURL, trace: 'retain-on-failure', screenshot: 'only-on-failure' },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions } },
+    // Instance A: Lantern's own sources on the devnets (API_KEYS set, so pages live on page tokens).
+    { name: 'node', use: { ...devices['Desktop Chrome'], launchOptions } },
+    // Instance B: hosted mode whose hosted API is instance A. The same specs must pass through it.
+    // wallet-hosted.spec.ts brings its own stub-backed server, so it runs once, under `node`.
+    ...(process.env.E2E_BASE_URL
+      ? []
+      : [{ name: 'hosted', testIgnore: /wallet-hosted\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
   ],
   // The devnets and a production server of the app, started and stopped by one script.
   webServer: process.env.E2E_BASE_URL
     ? undefined
     : {
         command: `node scripts/e2e-server.mjs`,
-        url: `${baseURL}/api/health`,
-        env: { E2E_PORT: String(port) },
+        // B starts after A and depends on it: B answering means both are up.
+        url: `${hostedURL}/api/health`,
+        env: { E2E_PORT: String(port), E2E_HOSTED_PORT: String(hostedPort) },
         timeout: 180_000,
         reuseExistingServer: false,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },

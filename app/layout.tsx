@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
+import { THEME_SCRIPT } from '@/components/layout/theme-script';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,9 +12,13 @@ export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // Reading the request makes every page dynamic, which per-request CSP nonces require.
-  await headers();
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Sets the stored theme class before first paint; the CSP admits it by this request's nonce. */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>{children}</body>
     </html>
   );

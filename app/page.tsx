@@ -5,6 +5,7 @@ import { SavedWallets } from '@/components/auth/saved-wallets';
 import { describeSources } from '@/lib/operations/sources';
 import { config } from '@/lib/config';
 import Link from 'next/link';
+import { RecentSearches } from '@/components/home/recent-searches';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
@@ -15,7 +16,7 @@ export default function Home() {
   return (
     <>
       <PageToken />
-      <SiteHeader />
+      <SiteHeader search={false} />
       <main className="mx-auto max-w-page px-4 py-10">
         <section aria-labelledby="intro" className="max-w-prose">
           <h1 id="intro" className="text-2xl font-semibold">
@@ -27,9 +28,9 @@ export default function Home() {
             this server has a key, or reads nodes itself.
           </p>
           <div className="mt-6">
-            <SearchBox id="home-search" />
+            <SearchBox />
           </div>
-          {c.mode === 'node' && c.evmIsDevnet && (
+          {c.acceptDevnet && (
             <p className="mt-4 text-sm text-ink-muted">
               Running on the embedded devnets: try ledger version <Link href="/ledger/local/versions/5000">5000</Link>, or a
               devnet wallet from the scenario.
@@ -37,7 +38,10 @@ export default function Home() {
           )}
         </section>
 
-        <SavedWallets />
+        <div className="mt-10 grid gap-8 md:grid-cols-2">
+          <SavedWallets />
+          <RecentSearches />
+        </div>
 
         <section aria-labelledby="sources" className="mt-12">
           <h2 id="sources" className="text-lg font-semibold">
@@ -46,7 +50,8 @@ export default function Home() {
           <p className="mt-1 text-sm text-ink-muted">
             Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
-          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface">
+          {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
+          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface" tabIndex={0} role="region" aria-labelledby="sources">
             <table className="w-full text-left text-sm">
               <thead className="bg-sunken text-ink-muted">
                 <tr>
@@ -60,7 +65,7 @@ export default function Home() {
                   <tr key={s.operation} className="border-t border-line">
                     <td className="px-4 py-2">{s.operation}</td>
                     <td className="px-4 py-2">{s.source}</td>
-                    <td className="px-4 py-2 font-mono text-ink-muted">{s.host}</td>
+                    <td className="break-all px-4 py-2 font-mono text-ink-muted">{s.host}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,22 +1,29 @@
 import { expect, test } from '@playwright/test';
 
-test('the home page says what Lantern is and which sources it uses', async ({ page }) => {
+test('the home page says what Lantern is and which sources it uses', async ({ page }, info) => {
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Read any wallet');
   const sources = page.getByRole('table');
   await expect(sources).toContainText('Wallet history');
-  await expect(sources).toContainText('Local EVM devnet (anvil)');
+  await expect(sources).toContainText(info.project.name === 'hosted' ? 'Hosted data API' : 'Local EVM devnet (anvil)');
   await expect(sources).toContainText('Simulated local ledger');
-  await expect(page.getByRole('banner').getByRole('searchbox')).toBeVisible();
   await expect(page.getByRole('main').getByRole('searchbox')).toBeVisible();
 });
 
 test('searching an address in lower case opens its checksummed wallet URL', async ({ page }) => {
   await page.goto('/');
-  const search = page.getByRole('banner').getByRole('searchbox');
+  const search = page.getByRole('main').getByRole('searchbox');
   await search.fill('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266');
   await search.press('Enter');
   await expect(page).toHaveURL(/\/wallet\/0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/);
+});
+
+test('searching a version from another page opens the ledger block', async ({ page }) => {
+  await page.goto('/search?q=hello');
+  const search = page.getByRole('banner').getByRole('searchbox');
+  await search.fill('31900');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/ledger\/local\/versions\/31900/);
 });
 
 test('searching nonsense says what a search can be', async ({ page }) => {

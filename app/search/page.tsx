@@ -17,7 +17,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       redirect(`/wallet/${target.address}`);
     case 'version': {
       const c = config();
-      const network = c.mode === 'node' && c.evmIsDevnet ? 'local' : 'mainnet';
+      const network = c.acceptDevnet ? 'local' : 'mainnet';
       redirect(`/ledger/${network}/versions/${target.version}`);
     }
     case 'ens': {

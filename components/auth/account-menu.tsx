@@ -11,7 +11,7 @@ import { AccountButton } from './account-button';
 export async function AccountMenu() {
   const c = config();
   const session = await getSession();
-  const devnet = c.mode === 'node' && c.evmIsDevnet;
+  const devnet = c.acceptDevnet; // reads the devnet itself, or fronts a Lantern that does
   // Only the wallet's own cookie goes to the client; the session cookie is httpOnly and stays here.
   const wallet = (await cookies()).get('lantern-wallet.store')?.value;
   const chainIds = c.mode === 'hosted' ? allChains.filter((x) => !x.devnet).map((x) => x.id) : devnet ? [31337] : [];

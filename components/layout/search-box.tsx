@@ -1,7 +1,26 @@
-/** A plain GET form, so search works before any JavaScript loads; /search decides where it leads. */
-export function SearchBox({ autoFocus = false, id = 'site-search' }: { autoFocus?: boolean; id?: string }) {
+'use client';
+
+import Form from 'next/form';
+import { useId } from 'react';
+import { rememberSearch } from '@/lib/wallet/recent';
+
+/**
+ * A GET form to /search, which decides where the input leads (works before JavaScript loads; with it,
+ * next/form navigates without a full reload). Each search is remembered in this browser for the home
+ * page's "Recent searches".
+ */
+export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
+  const id = useId();
   return (
-    <form action="/search" method="get" role="search" className="flex min-w-0 flex-1 basis-72 items-center gap-2">
+    <Form
+      action="/search"
+      role="search"
+      className="flex min-w-0 flex-1 basis-72 items-center gap-2"
+      onSubmit={(e) => {
+        const q = new FormData(e.currentTarget).get('q');
+        if (typeof q === 'string') rememberSearch(q);
+      }}
+    >
       <label htmlFor={id} className="sr-only">
         Search by address, ENS name or ledger version
       </label>
@@ -19,6 +38,6 @@ export function SearchBox({ autoFocus = false, id = 'site-search' }: { autoFocus
       <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1.5 text-sm font-medium text-ink hover:border-accent">
         Search
       </button>
-    </form>
+    </Form>
   );
 }

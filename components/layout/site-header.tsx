@@ -1,8 +1,10 @@
 import Link from 'next/link';
 import { AccountMenu } from '@/components/auth/account-menu';
 import { SearchBox } from './search-box';
+import { ThemeToggle } from './theme-toggle';
 
-export function SiteHeader() {
+/** `search={false}` where the page has its own prominent search box (the home page). */
+export function SiteHeader({ search = true }: { search?: boolean }) {
   return (
     <header className="border-b border-line bg-surface">
       <div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
@@ -10,8 +12,16 @@ export function SiteHeader() {
           <LanternMark />
           Lantern
         </Link>
-        <SearchBox />
-        <AccountMenu />
+        {/* Phones: logo and theme on one line, the search box full width under them. */}
+        {search && (
+          <div className="order-last flex w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
+            <SearchBox />
+          </div>
+        )}
+        <div className="ml-auto flex items-center gap-2 sm:ml-0">
+          <AccountMenu />
+          <ThemeToggle />
+        </div>
       </div>
     </header>
   );

@@ -72,22 +72,6 @@ export async function getSavedWallet(address: string): Promise<SavedWallet | nul
   return rows[0] ? toWallet(rows[0]) : null;
 }
 
-/**
- * Labels the signed-in person gave to any of `addresses`, keyed by checksummed address, for pages that
- * show counterparties (wallet history). {} when signed out. Addresses that are not valid are skipped.
- */
-export async function savedLabelsFor(addresses: string[]): Promise<Record<string, string>> {
-  const s = await getSession();
-  if (!s || addresses.length === 0) return {};
-  const wanted = [...new Set(addresses.map((a) => addressSchema.safeParse(a)).flatMap((r) => (r.success ? [r.data] : [])))];
-  if (wanted.length === 0) return {};
-  const { rows } = await (await db()).query<{ address: string; label: string }>(
-    'SELECT address, label FROM saved_wallets WHERE profile_id = $1 AND address = ANY($2::text[])',
-    [s.profileId, wanted],
-  );
-  return Object.fromEntries(rows.map((r) => [getAddress(r.address), r.label]));
-}
-
 /** Saves or updates (same address) a wallet of the signed-in person. */
 export async function saveWallet(input: z.input<typeof savedWalletInput>): Promise<SavedWallet> {
   const profileId = await requireProfile();

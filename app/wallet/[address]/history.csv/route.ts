@@ -1,0 +1,35 @@
+import { api, parseParam, parseQuery } from '@/lib/api/handler';
+import { addressSchema } from '@/lib/interface/common';
+import { historyQuerySchema } from '@/lib/interface/history';
+import { historyCsvStream } from '@/lib/wallet/history-csv';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * The wallet's history as CSV, with the filters of the page's URL (chain, order, range, internal,
+ * spam). Streamed page by page, so the first rows download while later pages are still being read.
+ * Open like the pages themselves: a download link cannot send the page token.
+ */
+export const GET = api<{ address: string }>(
+  async (req, params) => {
+    const address = parseParam('address', params.address, addressSchema);
+    const url = new URL(req.url);
+    // The page's URL speaks `internal` and `order=asc`; the operation speaks the API's names.
+    if (url.searchParams.has('internal')) url.searchParams.set('include_internal_transactions', url.searchParams.get('internal') ?? '');
+    url.searchParams.delete('internal');
+    const includeSpam = url.searchParams.get('spam') === 'true';
+    url.searchParams.delete('spam');
+    for (const k of ['cursor', 'time', 'limit']) url.searchParams.delete(k);
+    const query = parseQuery(new Request(url), historyQuerySchema);
+    const { stream, chain } = historyCsvStream(address, query, { includeSpam });
+    return new Response(stream, {
+      headers: {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="lantern-${address}-${chain.replace(/\s+/g, '-')}.csv"`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
+  },
+  { open: true },
+);

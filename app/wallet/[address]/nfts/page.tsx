@@ -1,0 +1,146 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { createLoader, type inferParserType } from 'nuqs/server';
+import { Suspense } from 'react';
+import { ErrorState } from '@/components/wallet/error-state';
+import { NftCard, type NftCardView } from '@/components/wallet/nft-card';
+import { NftToolbar } from '@/components/wallet/nft-toolbar';
+import { NftGridSkeleton } from '@/components/wallet/skeletons';
+import { SyncingBanner } from '@/components/wallet/syncing-banner';
+import { zodToBadParameter } from '@/lib/api/handler';
+import { config } from '@/lib/config';
+import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
+import { getWalletNfts } from '@/lib/operations/wallet-nfts';
+import { formatTokenId, truncateMiddle } from '@/lib/wallet/format';
+import { resolveNftMedia, safeText, type Gateways } from '@/lib/wallet/media';
+import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/wallet/search-params';
+import { nftParsers, serializeNftParams } from '@/lib/wallet/view-params.server';
+import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ address: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type NftView = inferParserType<typeof nftParsers>;
+
+const loadNftParams = createLoader(nftParsers);
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { address } = await params;
+  return { title: `NFTs of ${truncateMiddle(address)}` };
+}
+
+export default async function WalletNftsPage({ params, searchParams }: Props) {
+  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
+  const address = walletFromParam(param, { suffix: '/nfts', searchParams: sp });
+  const view = loadNftParams(sp);
+  const chainResult = chainForView(view.chain, 'nfts');
+  if ('error' in chainResult) {
+    return (
+      <div className="mt-6">
+        <ErrorState error={chainResult.error} resetHref={`/wallet/${address}/nfts`} />
+      </div>
+    );
+  }
+  return (
+    <>
+      <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+      <section aria-labelledby="nft-heading" className="mt-4">
+        <h2 id="nft-heading" className="sr-only">
+          NFTs held
+        </h2>
+        <Suspense key={JSON.stringify(view)} fallback={<NftGridSkeleton />}>
+          <NftGrid address={address} view={view} chainLabel={chainResult.chain.label} />
+        </Suspense>
+      </section>
+    </>
+  );
+}
+
+async function NftGrid({ address, view, chainLabel }: { address: string; view: NftView; chainLabel: string }) {
+  const c = config();
+  const gateways: Gateways = { ipfs: c.ipfsGateway, arweave: c.arweaveGateway };
+  const base = `/wallet/${address}/nfts`;
+  let page;
+  try {
+    const parsed = nftQuerySchema.safeParse({
+      chain: view.chain ?? undefined,
+      format: view.format,
+      limit: String(NFT_PAGE_SIZE),
+      exclude_spam: view.spam ? 'false' : 'true',
+      token_addresses: view.contract.slice(0, MAX_CONTRACT_FILTERS + 1),
+      cursor: view.cursor.at(-1),
+      normalizeMetadata: 'true',
+      media_items: 'true',
+    });
+    if (!parsed.success) throw zodToBadParameter(parsed.error);
+    page = await getWalletNfts(address, parsed.data);
+  } catch (e) {
+    return <ErrorState error={toErrorInfo(e)} resetHref={base} />;
+  }
+
+  // Defence in depth: some sources ignore exclude_spam or token_addresses; the view still holds.
+  const wanted = new Set(view.contract.map((a) => a.toLowerCase()));
+  const items = page.result.filter((n) => (view.spam || n.possible_spam !== true) && (wanted.size === 0 || wanted.has(n.token_address.toLowerCase())));
+  const cards = items.map((n, i) => toCard(n, i, view, base, gateways));
+  const pageNumber = view.cursor.length + 1;
+  const href = (patch: Partial<NftView>) => serializeNftParams(base, { ...view, ...patch });
+
+  return (
+    <>
+      {page.status === 'SYNCING' && <SyncingBanner />}
+      {cards.length === 0 ? (
+        <div className="rounded-card border border-line bg-surface px-4 py-6">
+          <h3 className="font-semibold">{pageNumber > 1 ? 'No more NFTs' : wanted.size ? 'No NFTs from these contracts' : `No NFTs on ${chainLabel}`}</h3>
+          <p className="mt-1 text-sm text-ink-muted">
+            {wanted.size
+              ? 'This wallet holds nothing from the contracts in the filter. '
+              : page.status === 'SYNCING'
+                ? 'Nothing found yet; the source is still reading this wallet. '
+                : `This wallet holds no NFTs on ${chainLabel}${view.spam ? '' : ' (possible spam hidden)'}. `}
+            {wanted.size ? <Link className="underline" href={href({ contract: [], cursor: [] })}>Clear the filter</Link> : !view.spam ? <Link className="underline" href={href({ spam: true, cursor: [] })}>Show possible spam</Link> : null}
+          </p>
+        </div>
+      ) : (
+        <ul aria-label={`NFTs, page ${pageNumber}`} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+          {cards.map((card) => (
+            <NftCard key={card.key} nft={card} />
+          ))}
+        </ul>
+      )}
+      {(pageNumber > 1 || page.cursor) && (
+        <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          {pageNumber > 1 && (
+            <Link className="rounded-card border border-line bg-surface px-3 py-1.5 text-ink no-underline hover:border-accent" href={href({ cursor: view.cursor.slice(0, -1) })}>
+              ← Previous
+            </Link>
+          )}
+          <span className="px-2 tabular-nums text-ink-muted">Page {pageNumber}</span>
+          {page.cursor && (
+            <Link className="rounded-card border border-line bg-surface px-3 py-1.5 text-ink no-underline hover:border-accent" href={href({ cursor: [...view.cursor, page.cursor] })}>
+              Next →
+            </Link>
+          )}
+        </nav>
+      )}
+    </>
+  );
+}
+
+function toCard(n: NftItem, i: number, view: NftView, base: string, gateways: Gateways): NftCardView {
+  const media = resolveNftMedia(n, gateways);
+  const tokenId = formatTokenId(n.token_id, view.format);
+  return {
+    key: `${n.token_address}-${n.token_id}-${i}`,
+    contract: n.token_address,
+    collection: safeText(n.name, 60) ?? truncateMiddle(n.token_address),
+    tokenId,
+    name: media.name,
+    image: media.image,
+    description: media.description,
+    externalLink: media.externalLink,
+    amount: n.amount,
+    standard: n.contract_type,
+    spam: n.possible_spam === true,
+    filterHref: serializeNftParams(base, { ...view, contract: [n.token_address], cursor: [] }),
+  };
+}

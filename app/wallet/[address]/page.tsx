@@ -1,0 +1,85 @@
+import type { Metadata } from 'next';
+import { createLoader } from 'nuqs/server';
+import { Suspense } from 'react';
+import { HistoryToolbar } from '@/components/wallet/history-toolbar';
+import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
+import { HistorySkeleton } from '@/components/wallet/skeletons';
+import { ErrorState } from '@/components/wallet/error-state';
+import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
+import { getWalletHistory } from '@/lib/operations/wallet-history';
+import { zodToBadParameter } from '@/lib/api/handler';
+import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
+import { historyParsers } from '@/lib/wallet/view-params.server';
+import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
+import type { ChainView, SavedLabels } from '@/lib/wallet/tx-view';
+import { truncateMiddle } from '@/lib/wallet/format';
+import { listSavedWallets } from '@/lib/auth/saved-wallets';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ address: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const loadHistoryParams = createLoader(historyParsers);
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { address } = await params;
+  return { title: `Wallet ${truncateMiddle(address)}` };
+}
+
+/**
+ * Wallet history. The frame (heading, filters) is sent at once; the first page of rows streams in
+ * behind a skeleton. Later pages are fetched in the browser (HistoryView).
+ */
+export default async function WalletHistoryPage({ params, searchParams }: Props) {
+  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
+  const address = walletFromParam(param, { searchParams: sp });
+  const view = loadHistoryParams(sp);
+  const chainResult = chainForView(view.chain, 'history');
+  const chains = chainOptions('history');
+
+  if ('error' in chainResult) {
+    return (
+      <div className="mt-6">
+        <ErrorState error={chainResult.error} resetHref={`/wallet/${address}`} />
+      </div>
+    );
+  }
+  const chain = toChainView(chainResult.chain);
+  // All of the signed-in person's labels (a short list), so pages loaded later in the browser use them too.
+  const labels: SavedLabels = Object.fromEntries((await listSavedWallets()).map((w) => [w.address.toLowerCase(), w.label]));
+
+  const { time: _time, ...serverView } = view;
+  return (
+    <>
+      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} />
+      <Suspense key={JSON.stringify(serverView)} fallback={<div className="mt-4"><HistorySkeleton /></div>}>
+        <FirstPage address={address} view={serverView} chain={chain} labels={labels} otherChains={chains} />
+      </Suspense>
+    </>
+  );
+}
+
+async function FirstPage({
+  address,
+  view,
+  chain,
+  labels,
+  otherChains,
+}: {
+  address: string;
+  view: ViewState;
+  chain: ChainView;
+  labels: SavedLabels;
+  otherChains: { name: string; label: string }[];
+}) {
+  let initial: InitialHistory;
+  try {
+    // The same validation as the published API, so a bad URL reads exactly like a bad API call.
+    const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
+    if (!parsed.success) throw zodToBadParameter(parsed.error);
+    initial = { ok: true, page: serializeHistoryPage(await getWalletHistory(address, parsed.data)) };
+  } catch (e) {
+    initial = { ok: false, error: toErrorInfo(e) };
+  }
+  return <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} now={renderTime()} otherChains={otherChains} />;
+}

@@ -1,0 +1,120 @@
+'use client';
+
+import { useQueryStates } from 'nuqs';
+import { useState } from 'react';
+import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
+
+const field = 'rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
+
+/**
+ * Filters of the history view. Every control writes the URL (nuqs); any change starts again at the
+ * first page, since a cursor belongs to the filters it was issued for.
+ */
+export function HistoryToolbar({ address, chains, defaultChain }: { address: string; chains: { name: string; label: string }[]; defaultChain: string }) {
+  const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
+  const [range, setRange] = useState({
+    from_date: v.from_date ?? '',
+    to_date: v.to_date ?? '',
+    from_block: v.from_block?.toString() ?? '',
+    to_block: v.to_block?.toString() ?? '',
+  });
+  const [rangeKey, setRangeKey] = useState(`${v.from_date}|${v.to_date}|${v.from_block}|${v.to_block}`);
+  // Back/forward changes the URL under us: the inputs follow it (render-time sync, no effect needed).
+  const urlRangeKey = `${v.from_date}|${v.to_date}|${v.from_block}|${v.to_block}`;
+  if (urlRangeKey !== rangeKey) {
+    setRangeKey(urlRangeKey);
+    setRange({ from_date: v.from_date ?? '', to_date: v.to_date ?? '', from_block: v.from_block?.toString() ?? '', to_block: v.to_block?.toString() ?? '' });
+  }
+
+  const reset = { cursor: null };
+  const rangeActive = !!(v.from_date || v.to_date || v.from_block !== null || v.to_block !== null);
+  const csvHref = serializeHistoryParams(`/wallet/${address}/history.csv`, { ...v, cursor: null, time: null });
+  const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
+
+  return (
+    <div className="mt-4 rounded-card border border-line bg-surface px-4 py-3">
+      <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          Chain
+          <select className={field} value={v.chain ?? defaultChain} onChange={(e) => void setV({ chain: e.target.value === defaultChain ? null : e.target.value, ...reset })}>
+            {chains.map((c) => (
+              <option key={c.name} value={c.name}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          Order
+          <select className={field} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : null, ...reset })}>
+            <option value="desc">Newest first</option>
+            <option value="asc">Oldest first</option>
+          </select>
+        </label>
+        <label className="flex items-center gap-2 py-1 text-sm">
+          <input type="checkbox" checked={v.internal} onChange={(e) => void setV({ internal: e.target.checked || null, ...reset })} className="h-4 w-4 accent-accent" />
+          Internal transactions
+        </label>
+        <label className="flex items-center gap-2 py-1 text-sm">
+          <input type="checkbox" checked={v.spam} onChange={(e) => void setV({ spam: e.target.checked || null })} className="h-4 w-4 accent-accent" />
+          Show possible spam
+        </label>
+        <a href={csvHref} className="ml-auto py-1 text-sm" download>
+          Download CSV
+        </a>
+      </div>
+
+      <details className="group mt-3 border-t border-line pt-2" open={rangeActive}>
+        <summary className="cursor-pointer py-1 text-sm text-ink-muted hover:text-ink">
+          Date or block range{rangeActive ? ' (set)' : ''}
+        </summary>
+      <form
+        className="mt-2 flex flex-wrap items-end gap-x-4 gap-y-3"
+        aria-label="Date or block range"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void setV({
+            from_date: range.from_date || null,
+            to_date: range.to_date || null,
+            from_block: num(range.from_block),
+            to_block: num(range.to_block),
+            ...reset,
+          });
+        }}
+      >
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          From date (UTC)
+          <input type="date" className={field} value={range.from_date} onChange={(e) => setRange({ ...range, from_date: e.target.value })} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          To date (UTC)
+          <input type="date" className={field} value={range.to_date} onChange={(e) => setRange({ ...range, to_date: e.target.value })} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          From block
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.from_block} onChange={(e) => setRange({ ...range, from_block: e.target.value })} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs text-ink-muted">
+          To block
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.to_block} onChange={(e) => setRange({ ...range, to_block: e.target.value })} />
+        </label>
+        <div className="flex gap-2">
+          <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
+            Apply range
+          </button>
+          {rangeActive && (
+            <button
+              type="button"
+              className="rounded-card px-2 py-1 text-sm text-accent hover:underline"
+              onClick={() => void setV({ from_date: null, to_date: null, from_block: null, to_block: null, ...reset })}
+            >
+              Clear
+            </button>
+          )}
+        </div>
+        <p className="basis-full text-xs text-ink-muted">A block bound wins over a date bound on the same side.</p>
+      </form>
+      </details>
+    </div>
+  );
+}

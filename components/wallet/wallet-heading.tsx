@@ -1,0 +1,21 @@
+import { Suspense } from 'react';
+import { CopyButton } from './copy-button';
+import { WalletTabs } from './wallet-tabs';
+
+/** The wallet's full address (never truncated here: this is where people check it), copy, and tabs. */
+export function WalletHeading({ address }: { address: string }) {
+  return (
+    <div>
+      <p className="text-xs font-medium uppercase tracking-wide text-ink-muted">Wallet</p>
+      <h1 className="mt-1 flex min-w-0 items-start gap-1 text-lg font-semibold">
+        <span className="min-w-0 break-all font-mono" data-testid="wallet-address">
+          {address}
+        </span>
+        <CopyButton value={address} label="Copy wallet address" />
+      </h1>
+      <Suspense fallback={<div className="mt-4 h-[2.3rem] border-b border-line" />}>
+        <WalletTabs address={address} />
+      </Suspense>
+    </div>
+  );
+}

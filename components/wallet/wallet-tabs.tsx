@@ -1,0 +1,29 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+
+/** History / NFTs, keeping the chosen chain when switching between them. */
+export function WalletTabs({ address }: { address: string }) {
+  const pathname = usePathname();
+  const chain = useSearchParams().get('chain');
+  const qs = chain ? `?chain=${encodeURIComponent(chain)}` : '';
+  const tabs = [
+    { href: `/wallet/${address}`, label: 'History', active: !pathname.endsWith('/nfts') },
+    { href: `/wallet/${address}/nfts`, label: 'NFTs', active: pathname.endsWith('/nfts') },
+  ];
+  return (
+    <nav aria-label="Wallet views" className="mt-4 flex gap-1 border-b border-line">
+      {tabs.map((t) => (
+        <Link
+          key={t.label}
+          href={`${t.href}${qs}`}
+          aria-current={t.active ? 'page' : undefined}
+          className={`-mb-px border-b-2 px-3 py-2 text-sm no-underline hover:no-underline ${t.active ? 'border-accent font-semibold text-ink' : 'border-transparent text-ink-muted hover:text-ink'}`}
+        >
+          {t.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { formatDecimal } from '../lib/wallet/format';
+import { THEMES, WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, rowHashes, setView } from './wallet-support';
+
+/**
+ * Wallet pages on the shared e2e server: `next start` in node mode on the seeded devnet. Wallets and
+ * expected rows come from devnet/evm/scenario.json, the devnet's own record of every transaction.
+ */
+
+const SCENARIO = path.resolve('devnet/evm/scenario.json');
+
+interface ScenarioTx {
+  hash: string;
+  from: string;
+  to: string | null;
+  kind: string;
+  status: number;
+  nativeTransfers: { from: string; to: string; formatted: string; internal: boolean }[];
+  tokenTransfers: { from: string; to: string; formatted: string; symbol: string }[];
+  parties: string[];
+}
+interface Scenario {
+  accounts: Record<string, { address: string; checksumAddress: string; txCount: number }>;
+  contracts: Record<string, { address: string; kind: string }>;
+  transactions: ScenarioTx[];
+  final_nft_ownership: { contract: string; contractKey: string; tokenId: string; owner: string; amount: string }[];
+}
+
+test.skip(!existsSync(SCENARIO), 'needs the seeded devnet (devnet/evm/scenario.json)');
+test.describe.configure({ timeout: 120_000 });
+
+const scenario = (): Scenario => JSON.parse(readFileSync(SCENARIO, 'utf8'));
+
+/** What a row must show for a plain ETH or token transfer, relative to `wallet`. */
+function expectedRow(tx: ScenarioTx, wallet: string) {
+  const native = tx.nativeTransfers.filter((t) => !t.internal);
+  const legs = [...native.map((t) => ({ ...t, symbol: 'ETH' })), ...tx.tokenTransfers].filter((t) => t.from === wallet || t.to === wallet);
+  if (tx.status !== 1 || legs.length !== 1) return null;
+  const leg = legs[0];
+  if (leg.from === leg.to) return null;
+  const out = leg.from === wallet;
+  return {
+    direction: out ? 'Sent' : 'Received',
+    counterparty: out ? leg.to : leg.from,
+    amount: `${out ? '−' : '+'}${formatDecimal(leg.formatted).text} ${leg.symbol}`,
+  };
+}
+
+async function checkRows(page: Page, name: string) {
+  const s = scenario();
+  const wallet = s.accounts[name];
+  await page.goto(`/wallet/${wallet.checksumAddress}?spam=true`);
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  const shown = new Set((await rowHashes(page)).map((h) => h.toLowerCase()));
+  let checked = 0;
+  for (const tx of s.transactions) {
+    if (!shown.has(tx.hash) || !['eth_send', 'erc20_transfer'].includes(tx.kind)) continue;
+    const want = expectedRow(tx, wallet.address);
+    if (!want) continue;
+    const row = page.locator(`li[data-tx-hash="${tx.hash}" i]`);
+    await expect(row.locator('[data-role="direction"]'), `${name} ${tx.hash}`).toHaveText(want.direction);
+    await expect(row).toHaveAttribute('data-counterparty', want.counterparty);
+    await expect(row.locator('[data-role="amount"]')).toContainText(want.amount);
+    checked++;
+  }
+  expect(checked, `plain transfers of ${name} on the first page`).toBeGreaterThanOrEqual(3);
+}
+
+for (const name of ['dave', 'carol', 'erin']) {
+  test(`${name}'s rows match the scenario: counterparty, amount, direction`, async ({ page }) => {
+    await checkRows(page, name);
+  });
+}
+
+test('paging through alice (the 300+ transaction wallet) shows every transaction once; reload at page 3 returns page 3', async ({ page }) => {
+  test.setTimeout(240_000);
+  const s = scenario();
+  const alice = s.accounts.alice;
+  const expected = new Set(s.transactions.filter((t) => t.parties.includes(alice.address)).map((t) => t.hash));
+  await page.goto(`/wallet/${alice.checksumAddress}?spam=true`);
+  const pages: string[][] = [];
+  for (let p = 1; p < 100; p++) {
+    await expect(page.getByRole('heading', { name: new RegExp(`page ${p}\\b`) })).toBeVisible();
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    pages.push((await rowHashes(page)).map((h) => h.toLowerCase()));
+    const older = page.getByRole('link', { name: 'Older →' });
+    if ((await older.count()) === 0) break;
+    await older.click();
+  }
+  const all = pages.flat();
+  expect(new Set(all).size, 'no transaction twice').toBe(all.length);
+  expect(new Set(all)).toEqual(expected);
+
+  await page.goto(`/wallet/${alice.checksumAddress}?spam=true`);
+  for (let p = 1; p < 3; p++) {
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await expect(page.getByRole('heading', { name: new RegExp(`page ${p + 1}\\b`) })).toBeVisible();
+  }
+  await page.reload();
+  await expect(page.getByRole('heading', { name: /page 3\b/ })).toBeVisible();
+  expect((await rowHashes(page)).map((h) => h.toLowerCase())).toEqual(pages[2]);
+});
+
+test("bob's NFT grid shows the devnet collections' images and filters by contract", async ({ page }) => {
+  const s = scenario();
+  const bob = s.accounts.bob;
+  const owned = s.final_nft_ownership.filter((n) => n.owner === bob.address);
+  await page.goto(`/wallet/${bob.checksumAddress}/nfts`);
+  const cards = page.locator('li[data-token-id]');
+  await expect(cards).toHaveCount(Math.min(owned.length, 24));
+  const lights = s.contracts.lights.address;
+  const firstLight = page.locator(`li[data-contract="${lights}"] img`).first();
+  await expect.poll(() => firstLight.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  expect(await firstLight.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+
+  const items = s.contracts.items.address;
+  await page.locator(`li[data-contract="${items}"]`).first().getByRole('link', { name: 'Only this collection' }).click();
+  await expect(cards).toHaveCount(owned.filter((n) => n.contract === items).length);
+  await expect(page.locator(`li[data-contract="${lights}"]`)).toHaveCount(0);
+});
+
+test('an airdrop of the spam token is hidden from the history until spam is shown', async ({ page }) => {
+  const s = scenario();
+  const alice = s.accounts.alice;
+  const airdrops = s.transactions.filter((t) => t.kind === 'airdrop' && t.parties.includes(alice.address)).map((t) => t.hash);
+  expect(airdrops.length).toBeGreaterThan(0);
+  // Oldest first reaches the early airdrops on the first pages.
+  await page.goto(`/wallet/${alice.checksumAddress}?order=asc`);
+  let hiddenSeen = false;
+  for (let p = 1; p <= 4 && !hiddenSeen; p++) {
+    const shown = (await rowHashes(page)).map((h) => h.toLowerCase());
+    expect(shown.filter((h) => airdrops.includes(h))).toEqual([]);
+    hiddenSeen = (await page.getByText(/possible spam transactions? hidden/).count()) > 0;
+    if (!hiddenSeen) await page.getByRole('link', { name: 'Newer →' }).click();
+  }
+  expect(hiddenSeen).toBe(true);
+  await page.getByRole('link', { name: 'Show spam' }).click();
+  await expect.poll(async () => (await rowHashes(page)).some((h) => airdrops.includes(h.toLowerCase()))).toBe(true);
+});
+
+for (const theme of THEMES) {
+  for (const width of WIDTHS) {
+    test(`devnet wallet pages at ${width}px, ${theme}: no sideways scroll, axe passes`, async ({ page }, testInfo) => {
+      const s = scenario();
+      await setView(page, width, theme);
+      const pages = [
+        { name: 'alice-history', path: `/wallet/${s.accounts.alice.checksumAddress}`, ready: page.locator('li[data-tx-hash]').first() },
+        { name: 'bob-nfts', path: `/wallet/${s.accounts.bob.checksumAddress}/nfts`, ready: page.locator('li[data-token-id]').first() },
+        { name: 'mallory-empty', path: `/wallet/${s.accounts.mallory.checksumAddress}`, ready: page.getByText('No transactions on') },
+      ];
+      for (const p of pages) {
+        await page.goto(p.path);
+        await expect(p.ready).toBeVisible();
+        await expectNoHorizontalScroll(page);
+        await expectAccessible(page);
+        await keepScreenshot(page, testInfo, `devnet-${p.name}-${width}-${theme}`);
+      }
+    });
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What an error state says, from the published API's error `code`. The person sees the cause in
+ * plain words and whether retrying can help; the server's message is shown under it as detail.
+ */
+export interface ErrorCopy {
+  title: string;
+  hint: string;
+  retry: boolean;
+}
+
+export function errorCopy(code: string | undefined, status?: number): ErrorCopy {
+  switch (code) {
+    case 'upstream_unavailable':
+      return { title: 'The data provider is down', hint: 'Lantern could not reach the source of this wallet’s data. It usually comes back on its own.', retry: true };
+    case 'upstream_rate_limited':
+    case 'rate_limited':
+      return { title: 'Rate limited', hint: 'Too many requests in a short time. Wait a few seconds, then retry.', retry: true };
+    case 'upstream_key_rejected':
+      return { title: 'API key rejected', hint: 'The data provider rejected this server’s API key. The operator needs to check DATA_API_KEY.', retry: false };
+    case 'upstream_timeout':
+      return { title: 'The data provider took too long', hint: 'The request timed out. Busy wallets sometimes do; retry, or narrow the date range.', retry: true };
+    case 'upstream_bad_response':
+      return { title: 'The data provider sent an unreadable answer', hint: 'Lantern checks every answer and this one did not match the interface.', retry: true };
+    case 'invalid_parameter':
+    case 'upstream_bad_request':
+      return { title: 'A filter is not valid', hint: 'Something in the address bar is not a value Lantern accepts. Fix it or reset the filters.', retry: false };
+    case 'unauthorized':
+      return { title: 'Not allowed', hint: 'This page’s access token expired. Reload the page.', retry: false };
+    case 'not_found':
+      return { title: 'Not found', hint: 'The data provider does not know this wallet on this chain.', retry: false };
+    default:
+      return {
+        title: status && status >= 500 ? 'Lantern could not load this' : 'Something went wrong',
+        hint: 'The request failed. Retrying may help.',
+        retry: true,
+      };
+  }
+}
+
+/** An error as it crosses from server to client props: plain data. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  status: number;
+  parameter?: string;
+}

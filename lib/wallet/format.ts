@@ -1,0 +1,98 @@
+/**
+ * Formatting for wallet pages. Pure and dependency-free, so client components can use them without
+ * pulling viem or zod into the browser bundle.
+ */
+
+const DIGITS = /^\d+$/;
+
+/**
+ * A raw integer amount (wei, token base units) as a decimal string with `decimals` places, digits grouped
+ * in thousands, trailing zeros dropped. Never rounds up: long fractions are cut at `maxFraction` digits
+ * and `exact` says so, so the caller can show the full value on hover. Amounts too small to show read
+ * `<0.00000001` instead of a misleading `0`.
+ */
+export function formatUnits(raw: string, decimals: number, maxFraction = 8): { text: string; full: string; exact: boolean } {
+  if (!DIGITS.test(raw) || !Number.isInteger(decimals) || decimals < 0 || decimals > 255) return { text: raw, full: raw, exact: true };
+  const padded = raw.replace(/^0+(?=\d)/, '').padStart(decimals + 1, '0');
+  const whole = padded.slice(0, padded.length - decimals) || '0';
+  const fraction = decimals > 0 ? padded.slice(padded.length - decimals).replace(/0+$/, '') : '';
+  const full = fraction ? `${whole}.${fraction}` : whole;
+  const shown = fraction.slice(0, maxFraction).replace(/0+$/, '');
+  const exact = shown.length === fraction.length;
+  const grouped = groupThousands(whole);
+  if (!exact && whole === '0' && shown === '') return { text: `<0.${'0'.repeat(Math.max(0, maxFraction - 1))}1`, full, exact };
+  return { text: shown ? `${grouped}.${shown}` : grouped, full, exact };
+}
+
+/** A decimal string the source already formatted (`0.0011025`): grouped and cut like `formatUnits`. */
+export function formatDecimal(value: string, maxFraction = 8): { text: string; full: string; exact: boolean } {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!m) return { text: value, full: value, exact: true };
+  const fraction = (m[2] ?? '').replace(/0+$/, '');
+  const raw = `${m[1]}${fraction}`;
+  return formatUnits(raw, fraction.length, maxFraction);
+}
+
+export function groupThousands(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` -> `0x7099…79C8`. Short strings pass through. */
+export function truncateMiddle(value: string, head = 6, tail = 4): string {
+  if (value.length <= head + tail + 1) return value;
+  return `${value.slice(0, head)}…${value.slice(-tail)}`;
+}
+
+/** `2026-03-02 11:55:55 UTC` — always UTC, so two people comparing a row see the same time. */
+export function formatUtc(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** `2026-03-02` from an ISO timestamp (UTC). */
+export function utcDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+}
+
+const UNITS: [limit: number, seconds: number, unit: string][] = [
+  [60, 1, 's'],
+  [3600, 60, 'min'],
+  [86400, 3600, 'h'],
+  [86400 * 30, 86400, 'd'],
+  [86400 * 365, 86400 * 30, 'mo'],
+  [Number.POSITIVE_INFINITY, 86400 * 365, 'y'],
+];
+
+/**
+ * Age of a timestamp relative to `now` (both UTC instants): `42 s ago`, `5 min ago`, `3 h ago`,
+ * `12 d ago`, `4 mo ago`, `2 y ago`. Future times (clock skew) read `just now`.
+ */
+export function formatAge(iso: string, now: number): string {
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return iso;
+  const s = Math.floor((now - t) / 1000);
+  if (s < 5) return 'just now';
+  for (const [limit, seconds, unit] of UNITS) {
+    if (s < limit) return `${Math.floor(s / seconds)} ${unit} ago`;
+  }
+  return iso;
+}
+
+/** Token id as the person asked: decimal as the chain stores it, or 0x-hex. Accepts either on input. */
+export function formatTokenId(id: string, format: 'decimal' | 'hex'): string {
+  let n: bigint;
+  try {
+    n = BigInt(id);
+  } catch {
+    return id;
+  }
+  return format === 'hex' ? `0x${n.toString(16)}` : n.toString();
+}
+
+export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
+
+export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase();
+}

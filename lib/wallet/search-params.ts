@@ -1,0 +1,77 @@
+import type * as Nuqs from 'nuqs/server';
+
+/** The parser factories of either entry point: `nuqs` (client, "use client") or `nuqs/server`. */
+type Factories = Pick<typeof Nuqs, 'parseAsBoolean' | 'parseAsInteger' | 'parseAsNativeArrayOf' | 'parseAsString' | 'parseAsStringLiteral' | 'createSerializer'>;
+
+/**
+ * Every piece of a wallet view lives in the URL, so reload, back/forward and a pasted link show the
+ * same view. These parsers are shared by the server pages (first render) and the client components
+ * (nuqs hooks). Names follow the published API where there is one.
+ *
+ * Paging: `cursor` is repeated, one value per page already passed, oldest first. Page N carries
+ * N-1 cursors: reload at page 3 fetches page 3 with the last one, "newer" drops the last one, "newest"
+ * drops them all, "older" appends the next page's cursor. Cursors are opaque and short-lived at some
+ * providers; when one is refused the page says so and offers the newest page.
+ *
+ * The definitions are built from whichever nuqs entry point the caller has: client components pass
+ * `nuqs` and server pages `nuqs/server`, so the browser never downloads the server entry as well.
+ */
+export function defineViewParams({ parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral, createSerializer }: Factories) {
+const historyParsers = {
+  chain: parseAsString,
+  order: parseAsStringLiteral(['desc', 'asc'] as const).withDefault('desc'),
+  from_date: parseAsString,
+  to_date: parseAsString,
+  from_block: parseAsInteger,
+  to_block: parseAsInteger,
+  internal: parseAsBoolean.withDefault(false),
+  spam: parseAsBoolean.withDefault(false),
+  cursor: parseAsNativeArrayOf(parseAsString),
+  time: parseAsStringLiteral(['age', 'utc'] as const).withDefault('age'),
+};
+
+const nftParsers = {
+  chain: parseAsString,
+  spam: parseAsBoolean.withDefault(false),
+  contract: parseAsNativeArrayOf(parseAsString),
+  format: parseAsStringLiteral(['decimal', 'hex'] as const).withDefault('decimal'),
+  cursor: parseAsNativeArrayOf(parseAsString),
+};
+
+return {
+  historyParsers,
+  nftParsers,
+  serializeHistoryParams: createSerializer(historyParsers),
+  serializeNftParams: createSerializer(nftParsers),
+};
+}
+
+export const HISTORY_PAGE_SIZE = 25;
+export const NFT_PAGE_SIZE = 24;
+export const MAX_CONTRACT_FILTERS = 10;
+
+export type HistoryView = {
+  chain: string | null;
+  order: 'desc' | 'asc';
+  from_date: string | null;
+  to_date: string | null;
+  from_block: number | null;
+  to_block: number | null;
+  internal: boolean;
+  spam: boolean;
+  cursor: string[];
+};
+
+/** The published API's query for one page of a view (the last cursor is the current page's). */
+export function historyApiQuery(v: HistoryView): Record<string, string> {
+  const q: Record<string, string> = { order: v.order.toUpperCase(), limit: String(HISTORY_PAGE_SIZE) };
+  if (v.chain) q.chain = v.chain;
+  if (v.from_date) q.from_date = v.from_date;
+  if (v.to_date) q.to_date = v.to_date;
+  if (v.from_block !== null) q.from_block = String(v.from_block);
+  if (v.to_block !== null) q.to_block = String(v.to_block);
+  if (v.internal) q.include_internal_transactions = 'true';
+  const c = v.cursor.at(-1);
+  if (c) q.cursor = c;
+  return q;
+}

@@ -1,0 +1,12 @@
+import { createSerializer, parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from 'nuqs/server';
+import { defineViewParams } from './search-params';
+
+/** The wallet views' URL parsers for server pages (nuqs' server entry). */
+export const { historyParsers, nftParsers, serializeHistoryParams, serializeNftParams } = defineViewParams({
+  createSerializer,
+  parseAsBoolean,
+  parseAsInteger,
+  parseAsNativeArrayOf,
+  parseAsString,
+  parseAsStringLiteral,
+});
