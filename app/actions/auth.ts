@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { chainById } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
+import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, verifyChallenge } from '@/lib/operations/sign-in';
 import { rpcChainId } from '@/lib/sources/siwe-local';
@@ -80,6 +81,7 @@ const requestInput = z.object({ address: addressSchema, chainId: chainIdSchema }
 
 export async function requestChallengeAction(address: string, chainId: number): Promise<ActionResult<{ message: string }>> {
   try {
+    await enforceRateLimit(await headers(), 'action');
     const input = requestInput.safeParse({ address, chainId });
     if (!input.success) throw new LanternError(400, 'invalid_request', 'The wallet gave an address or chain Lantern cannot read.');
     const site = await requestSite();
@@ -103,6 +105,7 @@ const verifyInput = z.object({ message: z.string().min(1).max(8192), signature: 
 
 export async function verifyChallengeAction(message: string, signature: string): Promise<ActionResult<{ address: string; chainId: number }>> {
   try {
+    await enforceRateLimit(await headers(), 'action');
     const input = verifyInput.safeParse({ message, signature });
     if (!input.success) throw new LanternError(400, 'invalid_request', 'The wallet returned a message or signature Lantern cannot read.');
     const site = await requestSite();

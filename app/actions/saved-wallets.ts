@@ -1,5 +1,7 @@
 'use server';
 
+import { headers } from 'next/headers';
+import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { actionError, type ActionResult } from '@/lib/auth/action-result';
@@ -20,6 +22,7 @@ const text = (f: FormData, k: string) => {
 
 export async function saveWalletAction(_prev: SavedWalletFormState, form: FormData): Promise<SavedWalletFormState> {
   try {
+    await enforceRateLimit(await headers(), 'action');
     const w = await saveWallet({ address: text(form, 'address') ?? '', label: text(form, 'label') ?? '', note: text(form, 'note') ?? '' });
     revalidatePath('/', 'layout');
     return { ok: true, address: w.address, label: w.label };
@@ -34,6 +37,7 @@ export async function saveWalletAction(_prev: SavedWalletFormState, form: FormDa
 
 export async function deleteWalletAction(_prev: SavedWalletFormState, form: FormData): Promise<SavedWalletFormState> {
   try {
+    await enforceRateLimit(await headers(), 'action');
     const address = text(form, 'address');
     if (!address) throw new LanternError(400, 'invalid_parameter', 'No address given', { parameter: 'address' });
     await deleteSavedWallet(address);

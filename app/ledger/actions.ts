@@ -1,6 +1,8 @@
 'use server';
 
+import { headers } from 'next/headers';
 import { isLanternError } from '@/lib/errors';
+import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { ledgerNetworkSchema, ledgerVersionSchema } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import { toDetail, type TxDetail } from '@/components/ledger/model';
@@ -15,6 +17,7 @@ export async function loadTransactionDetail(network: string, version: string): P
   const v = ledgerVersionSchema.safeParse(version);
   if (!n.success || !v.success) return { error: 'Not a ledger network and version.' };
   try {
+    await enforceRateLimit(await headers(), 'action');
     const block = await getBlockByVersion(n.data, v.data, true);
     const tx = block.transactions?.find((t) => (t as { version?: string }).version === v.data);
     return tx ? { detail: toDetail(tx) } : { error: `Version ${v.data} is not in this block.` };

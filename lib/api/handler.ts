@@ -22,7 +22,7 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     const started = performance.now();
     let res: Response;
     try {
-      await enforceRateLimit(req);
+      await enforceRateLimit(req.headers);
       if (!opts.open) requireApiAccess(req);
       const out = await fn(req, await ctx.params);
       res = out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });

@@ -11,11 +11,11 @@ import { redis } from '@/lib/cache/redis';
 const WINDOW_MS = 60_000;
 const local = new Map<string, { count: number; resetAt: number }>();
 
-export async function enforceRateLimit(req: Request, scope: 'api' | 'action' = 'api'): Promise<void> {
+export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' = 'api'): Promise<void> {
   const limit = config().rateLimitPerMinute;
   if (limit === 0) return;
-  const buckets = [`${scope}:ip:${clientIp(req.headers)}`];
-  const key = req.headers.get('x-api-key');
+  const buckets = [`${scope}:ip:${clientIp(headers)}`];
+  const key = headers.get('x-api-key');
   if (key) buckets.push(`${scope}:key:${await digest(key)}`);
   for (const bucket of buckets) {
     const { count, resetAt } = await hit(bucket);

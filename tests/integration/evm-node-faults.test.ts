@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadManifest } from '../../devnet/evm/index.mjs';
+import { startLantern, type LanternInstance } from '../support/lantern';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+
+/**
+ * An EVM node that drops connections in the middle of a page: the API answers a clear 5xx JSON error
+ * (never a hang or a crash), nothing half-fetched is cached as an answer, and once the node behaves
+ * again the same page is complete and correct.
+ */
+let proxy: RpcProxy;
+let lantern: LanternInstance;
+const m = loadManifest();
+const carol = m.accounts.carol.checksumAddress;
+
+beforeAll(async () => {
+  proxy = await startRpcProxy(inject('evmRpcUrl'));
+  lantern = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_LEDGER_PORT: String(inject('ledgerPort')) });
+});
+afterAll(async () => {
+  await lantern?.stop();
+  await proxy?.stop();
+});
+
+describe('an EVM node that drops connections mid-page', () => {
+  it('turns into a JSON error, then a correct page once the node recovers', async () => {
+    const url = `${lantern.url}/api/v2.2/wallets/${carol}/history?chain=devnet&limit=20`;
+    // The index is built, then the node starts dropping the calls that hydrate a page's transactions.
+    proxy.dropCalls = /eth_getTransactionReceipt|eth_getTransactionByHash|debug_traceTransaction|eth_getBlockByNumber/;
+    const started = Date.now();
+    const res = await fetch(url);
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(res.status).toBeLessThan(600);
+    const body = await res.json();
+    expect(body.code).toMatch(/^upstream_/);
+    expect(JSON.stringify(body)).not.toContain(proxy.url); // the node's URL may carry a key
+    expect(Date.now() - started).toBeLessThan(30_000);
+
+    expect((await fetch(`${lantern.url}/api/health`)).status).toBe(200);
+
+    proxy.dropCalls = null;
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    const page = await ok.json();
+    const expected = m.transactions.filter((t) => t.parties.includes(m.accounts.carol.address)).length;
+    expect(page.result.length).toBe(Math.min(20, expected));
+    expect(lantern.output()).not.toMatch(/unhandledRejection|uncaughtException/i);
+  });
+});
