@@ -1,6 +1,7 @@
 import 'server-only';
+import { redis } from '@/lib/cache/redis';
 import { badParameter } from '@/lib/errors';
-import { ledgerVersionSchema, serializeBlock, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { blockSchema, ledgerVersionSchema, serializeBlock, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { fetchBlockByVersion } from '@/lib/sources/ledger-node';
 
 /**
@@ -11,7 +12,8 @@ import { fetchBlockByVersion } from '@/lib/sources/ledger-node';
  * indexed by version range per network, so any version inside a cached block hits. A block fetched with
  * its transactions also answers requests without them. Errors are never cached. Concurrent identical
  * lookups share one upstream request.
- * Not here yet: a shared tier (Redis/database) for many instances; that is issue 7's cache layer.
+ * With REDIS_URL set, blocks are also kept in Redis (forever: they never change), indexed by version
+ * range in a sorted set, so every instance answers a block any instance has fetched.
  */
 
 const MAX_CACHE_CHARS = 96 * 1024 * 1024; // ~ JSON characters kept; the parsed objects cost a similar amount again
@@ -118,11 +120,54 @@ async function entryFor(network: LedgerNetworkName, version: bigint | string, wi
   const key = `${network}:${v}:${withTransactions}`;
   let pending = s.inflight.get(key);
   if (!pending) {
-    s.upstreamCalls++;
-    pending = fetchBlockByVersion(network, v.toString(), withTransactions).finally(() => s.inflight.delete(key));
+    pending = (async () => {
+      const shared = await sharedLookup(network, v, withTransactions);
+      if (shared) return shared;
+      s.upstreamCalls++;
+      const block = await fetchBlockByVersion(network, v.toString(), withTransactions);
+      await sharedStore(network, block);
+      return block;
+    })().finally(() => s.inflight.delete(key));
     s.inflight.set(key, pending);
   }
   return store(network, await pending);
+}
+
+// Redis tier. Scores are first versions: exact as doubles up to 2^53, far above any ledger's height.
+const rangesKey = (network: LedgerNetworkName) => `lantern:ledger:${network}:ranges`;
+const blockKey = (network: LedgerNetworkName, height: string, withTransactions: boolean) =>
+  `lantern:ledger:${network}:block:${height}:${withTransactions ? 'with' : 'without'}`;
+
+async function sharedLookup(network: LedgerNetworkName, v: bigint, withTransactions: boolean): Promise<LedgerBlock | undefined> {
+  const r = await redis();
+  if (!r) return undefined;
+  try {
+    const [member] = await r.zrevrangebyscore(rangesKey(network), v.toString(), '-inf', 'LIMIT', 0, 1);
+    if (!member) return undefined;
+    const [height, last] = member.split(':');
+    if (BigInt(last) < v) return undefined;
+    const text = (await r.get(blockKey(network, height, true))) ?? (withTransactions ? null : await r.get(blockKey(network, height, false)));
+    if (!text) return undefined;
+    const parsed = blockSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined; // Redis down or an unreadable entry: ask the node
+  }
+}
+
+async function sharedStore(network: LedgerNetworkName, block: LedgerBlock): Promise<void> {
+  const r = await redis();
+  if (!r) return;
+  try {
+    const withTransactions = !!block.transactions;
+    await r
+      .multi()
+      .set(blockKey(network, block.height, withTransactions), JSON.stringify(serializeBlock(block, withTransactions)))
+      .zadd(rangesKey(network), block.firstVersion, `${block.height}:${block.lastVersion}`)
+      .exec();
+  } catch {
+    // Redis down: this instance still keeps the block in process
+  }
 }
 
 /** The block holding `version` on `network`; from the cache when any request has fetched it before. */

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLedgerDevnet } from '../../devnet/ledger/index.mjs';
 import { startHostedStub, type HostedStub } from '../support/hosted-stub';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { flushRedis, freshDatabase, PG_ADMIN_URL, REDIS_TEST_URL, reachable } from '../support/services';
@@ -14,6 +15,7 @@ if (!available) console.warn('multi-instance tests skipped: PostgreSQL on 127.0.
 const KEY = 'multi-instance-key-0123456789';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let stub: HostedStub;
+let ledger: Awaited<ReturnType<typeof startLedgerDevnet>>;
 let a: LanternInstance;
 let b: LanternInstance;
 
@@ -22,6 +24,7 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
     db = await freshDatabase();
     await flushRedis();
     stub = await startHostedStub({ apiKey: KEY });
+    ledger = await startLedgerDevnet({ port: 0 });
     const env = {
       DATABASE_URL: db.url,
       REDIS_URL: REDIS_TEST_URL,
@@ -30,6 +33,7 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
       AUTH_API_URL: stub.url,
       RATE_LIMIT_PER_MINUTE: '6',
       TRUSTED_PROXY: '1',
+      LEDGER_API_URL_LOCAL: ledger.url,
     };
     // Started together on an empty database: the migrations must run exactly once between them.
     [a, b] = await Promise.all([startLantern(env), startLantern(env)]);
@@ -38,6 +42,7 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
   afterAll(async () => {
     await Promise.allSettled([a?.stop(), b?.stop()]);
     await stub?.close();
+    await ledger?.stop();
     await db?.drop();
   });
 
@@ -64,6 +69,20 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
     expect((await fetch(a.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
     expect((await fetch(b.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
     expect(stub.requests).toHaveLength(1);
+  });
+
+  it('share ledger blocks: a block one instance fetched is answered by the other without asking the node', async () => {
+    const headers = { 'X-Forwarded-For': '192.0.2.7' };
+    const before = ledger.requestCount();
+    const first = await fetch(`${a.url}/api/ledger/local/blocks/by_version/31900?with_transactions=true`, { headers });
+    expect(first.status).toBe(200);
+    const full = await first.json();
+    const again = await fetch(`${b.url}/api/ledger/local/blocks/by_version/${full.last_version}?with_transactions=true`, { headers });
+    expect(await again.json()).toEqual(full);
+    const bare = await (await fetch(`${b.url}/api/ledger/local/blocks/by_version/${full.first_version}`, { headers })).json();
+    expect(bare.block_hash).toBe(full.block_hash);
+    expect(bare.transactions).toBeUndefined();
+    expect(ledger.requestCount() - before).toBe(1);
   });
 
   it('count rate limits together', async () => {
