@@ -89,8 +89,8 @@ interface ActionReply {
 }
 
 /** Calls a server action with raw http (so Host can be set like any client could). */
-function action(name: string, args: unknown[], opts: { cookie?: string; host?: string; origin?: string } = {}): Promise<ActionReply> {
-  const u = new URL(lantern.url);
+function action(name: string, args: unknown[], opts: { cookie?: string; host?: string; origin?: string; base?: string } = {}): Promise<ActionReply> {
+  const u = new URL(opts.base ?? lantern.url);
   const body = JSON.stringify(args);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -100,8 +100,8 @@ function action(name: string, args: unknown[], opts: { cookie?: string; host?: s
         path: '/',
         method: 'POST',
         headers: {
-          host: opts.host ?? host,
-          origin: opts.origin ?? lantern.url,
+          host: opts.host ?? (opts.base ? u.host : host),
+          origin: opts.origin ?? opts.base ?? lantern.url,
           accept: 'text/x-component',
           'next-action': actionId(name),
           'content-type': 'text/plain;charset=UTF-8',
@@ -403,6 +403,25 @@ async function pgReachable(): Promise<boolean> {
   }
 }
 
+/** A form action posted exactly as React posts it (its own reply encoder, bundled with Next). */
+async function formAction(name: string, fields: Record<string, string>, cookie?: string, base = lantern.url) {
+  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-turbopack/client.node') as {
+    encodeReply: (v: unknown) => Promise<FormData | string>;
+  };
+  const data = new FormData();
+  for (const [k, v] of Object.entries(fields)) data.append(k, v);
+  const form = await encodeReply([null, data]);
+  const res = await fetch(base, {
+    method: 'POST',
+    headers: { 'next-action': actionId(name), origin: base, accept: 'text/x-component', ...(cookie ? { cookie } : {}) },
+    body: form,
+  });
+  const text = await res.text();
+  const line = text.split('\n').find((l) => /^[0-9a-f]+:\{"ok":/.test(l));
+  return line ? JSON.parse(line.slice(line.indexOf(':') + 1)) : { status: res.status, text: text.slice(0, 300) };
+}
+
+
 describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
   let a: LanternInstance;
   let b: LanternInstance;
@@ -427,27 +446,27 @@ describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
     // Same deployment secret: the same profile id on both instances.
     expect(results.find((r) => r.status === 201)!.body.profileId).toBe(c.body.profileId);
   });
+
+  it('a session and a saved wallet made on one instance are there on the other', async () => {
+    const req = await action('requestChallengeAction', [other.address, 31337], { base: a.url });
+    const m = req.value!.message!;
+    const signed = await action('verifyChallengeAction', [m, await other.signMessage({ message: m })], {
+      base: a.url,
+      cookie: `lantern_siwe=${req.cookies.lantern_siwe}`,
+    });
+    expect(signed.value?.ok).toBe(true);
+    const cookie = `lantern_session=${signed.cookies.lantern_session}`;
+    const label = `Shared ${Date.now()}`;
+    expect(await formAction('saveWalletAction', { address: chain.accounts[6].address, label }, cookie, a.url)).toMatchObject({ ok: true });
+    const onB = await (await fetch(b.url, { headers: { cookie } })).text();
+    expect(onB).toContain(label);
+    expect(onB.toLowerCase()).toContain(other.address.slice(2, 8).toLowerCase());
+    expect(await formAction('deleteWalletAction', { address: chain.accounts[6].address }, cookie, b.url)).toMatchObject({ ok: true });
+    expect(await (await fetch(a.url, { headers: { cookie } })).text()).not.toContain(label);
+  });
 });
 
 describe('saved wallets (server actions check the session, never the form)', () => {
-  /** A form action posted exactly as React posts it (its own reply encoder, bundled with Next). */
-  async function formAction(name: string, fields: Record<string, string>, cookie?: string) {
-    const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-turbopack/client.node') as {
-      encodeReply: (v: unknown) => Promise<FormData | string>;
-    };
-    const data = new FormData();
-    for (const [k, v] of Object.entries(fields)) data.append(k, v);
-    const form = await encodeReply([null, data]);
-    const res = await fetch(lantern.url, {
-      method: 'POST',
-      headers: { 'next-action': actionId(name), origin: lantern.url, accept: 'text/x-component', ...(cookie ? { cookie } : {}) },
-      body: form,
-    });
-    const text = await res.text();
-    const line = text.split('\n').find((l) => /^[0-9a-f]+:\{"ok":/.test(l));
-    return line ? JSON.parse(line.slice(line.indexOf(':') + 1)) : { status: res.status, text: text.slice(0, 300) };
-  }
-
   async function sessionFor(account: PrivateKeyAccount): Promise<string> {
     const req = await action('requestChallengeAction', [account.address, 31337]);
     const m = req.value!.message!;
