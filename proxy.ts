@@ -6,6 +6,9 @@ import { originOf, securityHeaders } from '@/lib/security/headers';
  * Runs before every page and API request: a per-request CSP nonce and security headers, a request
  * id for the logs, and CORS for the published API (closed unless CORS_ORIGINS names the origin).
  */
+// WalletConnect's relay, RPC and modal hosts: allowed only when WALLETCONNECT_PROJECT_ID is set.
+const WALLETCONNECT_HTTP = ['https://*.walletconnect.com', 'https://*.walletconnect.org', 'https://*.web3modal.org', 'https://*.reown.com'];
+
 export function proxy(request: NextRequest) {
   const c = lanternConfig();
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
@@ -14,8 +17,11 @@ export function proxy(request: NextRequest) {
   const headers = securityHeaders({
     nonce,
     production: c.env === 'production',
-    imageOrigins: [c.ipfsGateway, c.arweaveGateway].map(originOf).filter((o): o is string => !!o),
-    connectOrigins: c.walletConnectProjectId ? ['https://*.walletconnect.com', 'wss://*.walletconnect.com', 'https://*.walletconnect.org', 'wss://*.walletconnect.org'] : [],
+    imageOrigins: [
+      ...[c.ipfsGateway, c.arweaveGateway].map(originOf).filter((o): o is string => !!o),
+      ...(c.walletConnectProjectId ? WALLETCONNECT_HTTP : []), // wallet logos in the QR modal
+    ],
+    connectOrigins: c.walletConnectProjectId ? [...WALLETCONNECT_HTTP, 'wss://*.walletconnect.com', 'wss://*.walletconnect.org'] : [],
   });
 
   const isApi = request.nextUrl.pathname.startsWith('/api/');

@@ -149,3 +149,21 @@ test('the "Devnet account" signs in with no wallet installed', async ({ page }) 
   await dialog.getByRole('button', { name: /Devnet account/ }).click();
   await expect(signedInAs(page, '0x90F79bf6EB2c4f870365E785982E1f101E93b906')).toBeVisible();
 });
+
+test('WalletConnect is offered only where the server has a project id, and fails clearly offline', async ({ page }, info) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('button', { name: /Devnet account|Test Wallet|Sign in with/ }).first()).toBeVisible();
+  const wc = dialog.getByRole('button', { name: /WalletConnect/ });
+  if (info.project.name !== 'hosted') {
+    // Instance A has no WALLETCONNECT_PROJECT_ID.
+    await expect(wc).toHaveCount(0);
+    return;
+  }
+  await expect(wc).toBeVisible();
+  await wc.click();
+  // No relay is reachable from this machine: the person is told, no session is made, the page survives.
+  await expect(dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+});

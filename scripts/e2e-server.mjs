@@ -19,8 +19,11 @@ export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
 const nets = await startDevnets({ evmPort, ledgerPort });
 const a = url(portA);
-const servers = [
-  start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY }),
+const servers = [start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY })];
+// A answering its health check has opened (and migrated) its database: B and the tests then meet a
+// warm A, as they would in production.
+await waitHealthy(a);
+servers.push(
   start(portB, {
     DATA_API_KEY: E2E_API_KEY,
     DATA_API_URL: a,
@@ -28,8 +31,22 @@ const servers = [
     LEDGER_API_URL_MAINNET: `${a}/api/ledger/mainnet`,
     LEDGER_API_URL_TESTNET: `${a}/api/ledger/testnet`,
     DEFAULT_CHAIN: 'devnet',
+    // B also offers WalletConnect (a public client id; no relay is reachable from a test machine).
+    WALLETCONNECT_PROJECT_ID: 'e2e0000000000000000000000000000e',
   }),
-];
+);
+
+async function waitHealthy(base) {
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${base} did not become healthy`);
+}
 
 function url(port) {
   return `http://127.0.0.1:${port}`;

@@ -18,7 +18,7 @@ export async function AccountMenu() {
   return (
     <AccountButton
       session={session ? { address: session.address, chainId: session.chainId } : null}
-      options={{ devnet, chainIds }}
+      options={{ devnet, chainIds, walletConnectProjectId: c.walletConnectProjectId }}
       walletCookie={wallet ? `lantern-wallet.store=${wallet}` : undefined}
     />
   );

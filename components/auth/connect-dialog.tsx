@@ -48,7 +48,39 @@ function isRejected(e: unknown): boolean {
   return (e as { code?: number } | null)?.code === 4001;
 }
 
+const RELAY_WAIT_MS = 15_000;
+
+class RelayUnreachable extends Error {}
+
+/**
+ * WalletConnect first needs its relay to make the pairing code the QR shows. Scanning it may take a
+ * person a while, so only the wait for the code is bounded: without it, an unreachable relay would
+ * leave "Waiting for your wallet" on screen forever.
+ */
+async function connectWithin(config: ReturnType<typeof useConfig>, connector: Connector) {
+  if (connector.id !== 'walletConnect') return connect(config, { connector });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const onMessage = ({ type }: { type: string }) => {
+    if (type === 'display_uri') clearTimeout(timer);
+  };
+  connector.emitter.on('message', onMessage);
+  try {
+    return await Promise.race([
+      connect(config, { connector }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RelayUnreachable()), RELAY_WAIT_MS);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    connector.emitter.off('message', onMessage);
+  }
+}
+
 function walletProblem(e: unknown, during: 'connect' | 'sign' | 'switch'): Problem {
+  if (e instanceof RelayUnreachable) {
+    return { message: 'WalletConnect’s relay could not be reached, so no QR code could be made. Check your connection and try again.' };
+  }
   if (isRejected(e)) {
     return {
       message:
@@ -82,6 +114,7 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
   const announced = connectors.filter((c) => c.type === 'injected' && c.id !== 'injected' && c.id !== DEVNET_CONNECTOR_ID);
   const generic = connectors.find((c) => c.id === 'injected');
   const devnet = connectors.find((c) => c.id === DEVNET_CONNECTOR_ID);
+  const walletConnect = connectors.find((c) => c.id === 'walletConnect');
   const hasLegacy = typeof window !== 'undefined' && 'ethereum' in window;
   const wallets = announced.length > 0 ? announced : generic && hasLegacy ? [generic] : [];
 
@@ -99,7 +132,7 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
       } else {
         if (connector.id === DEVNET_CONNECTOR_ID) devnetProvider().selectAccount(devnetIndex);
         try {
-          const r = await connect(config, { connector });
+          const r = await connectWithin(config, connector);
           account = { address: r.accounts[0], chainId: r.chainId };
         } catch (e) {
           return setProblem(walletProblem(e, 'connect'));
@@ -185,6 +218,24 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
             </button>
           </li>
         ))}
+        {walletConnect && (
+          <li>
+            <button
+              type="button"
+              disabled={step !== 'idle'}
+              onClick={() => signIn(walletConnect)}
+              className="flex w-full items-center gap-3 rounded-card border border-line px-3 py-2 text-left hover:border-accent disabled:opacity-60"
+            >
+              <span aria-hidden="true" className="grid h-6 w-6 place-items-center rounded bg-accent-soft text-xs font-semibold text-accent">
+                WC
+              </span>
+              <span>
+                <span className="block font-medium">WalletConnect</span>
+                <span className="block text-xs text-ink-muted">A wallet on your phone or another device, by QR code.</span>
+              </span>
+            </button>
+          </li>
+        )}
         {devnet && options.devnet && (
           <li className="rounded-card border border-line px-3 py-2">
             <div className="flex items-center gap-3">
@@ -216,7 +267,7 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
           </li>
         )}
       </ul>
-      {wallets.length === 0 && !options.devnet && (
+      {wallets.length === 0 && !options.devnet && !walletConnect && (
         <p className="mt-3 text-sm text-ink-muted">No browser wallet was found. Install a wallet extension (any that supports EIP-6963) and reload.</p>
       )}
 

@@ -1,4 +1,5 @@
 import { cookieStorage, createConfig, createStorage, http, injected, type Config } from 'wagmi';
+import { walletConnect } from 'wagmi/connectors';
 import type { Chain } from 'viem';
 import { foundry } from 'viem/chains';
 import { allChains } from '@/lib/chains';
@@ -11,8 +12,8 @@ import { devnetConnector } from './devnet-connector';
  * Connectors: every wallet that announces itself through EIP-6963 (wagmi's
  * multiInjectedProviderDiscovery: one connector per wallet, with its name and icon), a plain
  * `injected()` fallback for older wallets that only set window.ethereum, and, when Lantern reads the
- * local devnet, the "Devnet account". WalletConnect is not offered: its connector needs
- * @walletconnect/ethereum-provider, which this project does not install.
+ * local devnet, the "Devnet account", and WalletConnect (QR code / mobile wallets) when the server has
+ * a WALLETCONNECT_PROJECT_ID. Its provider is imported by the connector only when someone picks it.
  *
  * State is kept in a cookie (`lantern-wallet.store`) so a server render can hand the last connection
  * to the client (cookieToInitialState) and reconnect without a flash.
@@ -23,6 +24,8 @@ export interface WalletOptions {
   devnet: boolean;
   /** Chain ids a person may sign in on (the server decides; wrong_chain names the one to use). */
   chainIds: number[];
+  /** WalletConnect Cloud project id: a public client identifier, not a secret. */
+  walletConnectProjectId?: string;
 }
 
 export const STORAGE_KEY = 'lantern-wallet';
@@ -41,7 +44,13 @@ export function createWalletConfig(opts: WalletOptions) {
     chains,
     // Sign-in only signs messages; transports are never used for reads here.
     transports: Object.fromEntries(chains.map((c) => [c.id, http()])),
-    connectors: [...(opts.devnet ? [devnetConnector()] : []), injected()],
+    connectors: [
+      ...(opts.devnet ? [devnetConnector()] : []),
+      injected(),
+      ...(opts.walletConnectProjectId
+        ? [walletConnect({ projectId: opts.walletConnectProjectId, showQrModal: true, metadata: { name: 'Lantern', description: 'Wallet and ledger explorer', url: typeof window === 'undefined' ? 'https://localhost' : window.location.origin, icons: [] } })]
+        : []),
+    ],
     multiInjectedProviderDiscovery: true,
     ssr: true,
     storage: createStorage({ storage: cookieStorage, key: STORAGE_KEY }),
