@@ -52,6 +52,7 @@ try {
     const mod = await import(file);
     console.log(`\n== ${fn}`);
     results[fn] = await mod[fn](args);
+    if (mod.printWalletPageFigures && fn === 'benchWalletPage') mod.printWalletPageFigures(results[fn]);
   }
 
   console.log('\n== load and overhead (autocannon, loopback)');

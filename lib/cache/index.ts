@@ -3,20 +3,24 @@ import { config } from '@/lib/config';
 import { redis } from './redis';
 
 /**
- * Cached upstream answers with stated lifetimes. In-process by default; shared through Redis when
+ * Cached upstream answers with stated lifetimes. In process by default; shared through Redis when
  * REDIS_URL is set, so every instance answers from one cache. Concurrent identical misses in one
  * process are coalesced into a single upstream call. A value is cached only when `fn` resolves:
  * errors are never cached.
+ * In-process values are kept as they are (no JSON round trip on a hit), so callers must treat them as
+ * read-only; the memory they take is bounded by their JSON size.
  */
 
 interface Entry {
-  value: string;
+  value: unknown;
+  size: number;
   expires: number;
 }
 
-const MAX_ENTRIES = 5000;
+const MAX_CHARS = 128 * 1024 * 1024;
 const memory = new Map<string, Entry>();
 const inflight = new Map<string, Promise<unknown>>();
+let chars = 0;
 
 export interface CacheOptions<T> {
   /** Seconds; Infinity keeps it for the life of the process (and 30 days in Redis). */
@@ -25,7 +29,7 @@ export interface CacheOptions<T> {
 
 export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Promise<T>): Promise<T> {
   if (!config().upstreamCache) return fn();
-  const hit = await read<T>(key);
+  const hit = memoryGet<T>(key) ?? (await redisGet<T>(key));
   if (hit !== undefined) return hit;
   const pending = inflight.get(key) as Promise<T> | undefined;
   if (pending) return pending;
@@ -39,37 +43,58 @@ export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Pr
   return p;
 }
 
-async function read<T>(key: string): Promise<T | undefined> {
+function memoryGet<T>(key: string): T | undefined {
   const m = memory.get(key);
-  if (m && m.expires > Date.now()) {
-    // refresh LRU position
-    memory.delete(key);
-    memory.set(key, m);
-    return JSON.parse(m.value) as T;
+  if (!m) return undefined;
+  if (m.expires <= Date.now()) {
+    drop(key, m);
+    return undefined;
   }
-  if (m) memory.delete(key);
+  memory.delete(key); // refresh its place: the map's order is least recently used first
+  memory.set(key, m);
+  return m.value as T;
+}
+
+async function redisGet<T>(key: string): Promise<T | undefined> {
   const r = await redis();
   if (!r) return undefined;
   try {
-    const v = await r.get(`lantern:cache:${key}`);
-    return v === null ? undefined : (JSON.parse(v) as T);
+    const [v, ttlMs] = await r.multi().get(`lantern:cache:${key}`).pttl(`lantern:cache:${key}`).exec().then((x) => x!.map(([, y]) => y) as [string | null, number]);
+    if (v === null) return undefined;
+    const value = JSON.parse(v) as T;
+    remember(key, value, v.length, ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
+    return value;
   } catch {
     return undefined; // Redis down: behave as a miss
   }
 }
 
 async function write(key: string, value: unknown, ttl: number) {
-  const text = JSON.stringify(value);
-  const expires = Number.isFinite(ttl) ? Date.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
-  memory.set(key, { value: text, expires });
-  while (memory.size > MAX_ENTRIES) memory.delete(memory.keys().next().value as string);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  remember(key, value, text.length, Number.isFinite(ttl) ? Date.now() + ttl * 1000 : Number.POSITIVE_INFINITY);
   const r = await redis();
   if (!r) return;
   try {
-    await r.set(`lantern:cache:${key}`, text, 'EX', Number.isFinite(ttl) ? Math.ceil(ttl) : 30 * 24 * 3600);
+    await r.set(`lantern:cache:${key}`, typeof value === 'string' ? JSON.stringify(value) : text, 'EX', Number.isFinite(ttl) ? Math.ceil(ttl) : 30 * 24 * 3600);
   } catch {
     // Redis down: the in-process copy still serves this instance
   }
+}
+
+function remember(key: string, value: unknown, size: number, expires: number) {
+  const old = memory.get(key);
+  if (old) drop(key, old);
+  memory.set(key, { value, size, expires });
+  chars += size;
+  for (const [k, e] of memory) {
+    if (chars <= MAX_CHARS || k === key) break;
+    drop(k, e);
+  }
+}
+
+function drop(key: string, e: Entry) {
+  memory.delete(key);
+  chars -= e.size;
 }
 
 /** Tests and benchmarks: how many entries this process holds. */

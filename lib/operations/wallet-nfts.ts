@@ -3,20 +3,35 @@ import { resolveChain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
 import { stableKey } from './wallet-history';
-import type { NftPage, NftQuery } from '@/lib/interface/nfts';
+import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
 import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
 import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
 
+async function plan(address: string, query: NftQuery) {
+  const c = config();
+  const chain =
+    c.mode === 'hosted' ? resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet }) : await nodeRequestChain(query.chain, 'nfts');
+  return {
+    key: `nfts:${c.mode}:${chain.hex}:${address}:${stableKey(query)}`,
+    load: () => (c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query)),
+  };
+}
+
+// SYNCED listings may be reused briefly; a SYNCING one is about to change, so it is never kept.
+const ttlFor = (status: string | null) => (status === 'SYNCED' ? 30 : 0);
+
 /** NFTs a wallet owns: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletNfts(address: string, query: NftQuery): Promise<NftPage> {
-  const c = config();
-  const chain = c.mode === 'hosted'
-      ? resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet })
-      : await nodeRequestChain(query.chain, 'nfts');
-  // SYNCED listings may be reused briefly; a SYNCING one is about to change, so it is never kept.
-  const ttl = (page: NftPage) => (page.status === 'SYNCED' ? 30 : 0);
-  const source = c.mode === 'hosted' ? 'hosted' : 'node';
-  return cached(`nfts:${source}:${chain.hex}:${address}:${stableKey(query)}`, { ttl }, () =>
-    c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query),
-  );
+  const p = await plan(address, query);
+  return cached(p.key, { ttl: (page: NftPage) => ttlFor(page.status) }, p.load);
+}
+
+/** The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation. */
+export async function getWalletNftsBody(address: string, query: NftQuery): Promise<string> {
+  const p = await plan(address, query);
+  const out = await cached(`${p.key}:body`, { ttl: (v: { status: string | null }) => ttlFor(v.status) }, async () => {
+    const page = await cached(p.key, { ttl: (pg: NftPage) => ttlFor(pg.status) }, p.load);
+    return { status: page.status, body: JSON.stringify(serializeNftPage(page)) };
+  });
+  return out.body;
 }
