@@ -18,6 +18,6 @@ export function log(): Logger {
   return g.__lanternLog;
 }
 
-export function requestLog(req: Request): Logger {
-  return log().child({ requestId: req.headers.get('x-request-id') ?? undefined });
+export function requestLog(req: Request, requestId = req.headers.get('x-request-id') ?? undefined): Logger {
+  return log().child({ requestId });
 }

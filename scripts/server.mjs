@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: Next's production server behind a few lines that make the client address trustworthy.
+// `npm start`: Next's production server behind a few lines that make the client address trustworthy
+// and turn malformed URLs into 400s.
 // Next only fills X-Forwarded-For when it is absent, so a client could name any address and dodge
 // per-IP rate limits. Here the socket's peer is always appended, and lib/security/rate-limit.ts reads
 // the entry TRUSTED_PROXY hops from the right.
@@ -13,6 +14,19 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = createServer((req, res) => {
+  // Next throws while decoding a malformed %-sequence in a path parameter and answers 500: it is the
+  // caller's mistake, so say so here, before Next sees it.
+  const path = (req.url ?? '/').split('?')[0];
+  if (!wellEncoded(path)) {
+    const api = path.startsWith('/api/');
+    res.writeHead(400, {
+      'Content-Type': api ? 'application/json' : 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    });
+    res.end(api ? JSON.stringify({ message: 'The path contains malformed percent-encoding.', code: 'invalid_request' }) : 'Bad request: the address contains malformed percent-encoding.\n');
+    return;
+  }
   const peer = req.socket.remoteAddress ?? 'unknown';
   const sent = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
@@ -28,6 +42,15 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 3000).unref();
   });
+}
+
+function wellEncoded(path) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function argValue(flag) {

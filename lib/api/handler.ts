@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { LanternError, badParameter, isLanternError } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
 import { log, requestLog } from '@/lib/log';
+import { config } from '@/lib/config';
+import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 
@@ -20,6 +22,7 @@ type Handler<P extends Params> = (req: Request, params: P) => Promise<Response |
 export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean } = {}) {
   return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
     const started = performance.now();
+    const requestId = requestIdFor(req.headers.get('x-request-id'));
     let res: Response;
     try {
       await enforceRateLimit(req.headers);
@@ -27,15 +30,23 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
       const out = await fn(req, await ctx.params);
       res = out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
     } catch (e) {
-      res = errorResponse(e, req);
+      res = errorResponse(e, req, requestId);
     }
     const { pathname } = new URL(req.url);
-    requestLog(req).info({ method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'api request');
-    return res;
+    requestLog(req, requestId).info({ method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'api request');
+    return withApiHeaders(req, res, requestId);
   };
 }
 
-export function errorResponse(e: unknown, req?: Request): Response {
+/** Security headers, CORS (closed unless CORS_ORIGINS names the origin) and the request id. */
+export function withApiHeaders(req: Request, res: Response, requestId = requestIdFor(req.headers.get('x-request-id'))): Response {
+  const c = config();
+  const headers = { ...apiSecurityHeaders(c.env === 'production'), ...corsHeaders(req.headers.get('origin'), c.corsOrigins), 'X-Request-Id': requestId };
+  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+  return res;
+}
+
+export function errorResponse(e: unknown, req?: Request, requestId?: string): Response {
   if (isLanternError(e)) {
     // An error is about this moment (a version beyond the head today is a block tomorrow): never cache it.
     const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
@@ -43,7 +54,7 @@ export function errorResponse(e: unknown, req?: Request): Response {
     return Response.json(e.toJSON(), { status: e.status, headers });
   }
   // Unexpected: keep the detail in the server log, never in the body.
-  (req ? requestLog(req) : log()).error({ err: e }, 'unhandled error in route handler');
+  (req ? requestLog(req, requestId) : log()).error({ err: e }, 'unhandled error in route handler');
   return Response.json(
     { message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' },
     { status: 500, headers: { 'Cache-Control': 'no-store' } },
@@ -131,16 +142,20 @@ export function zodToBadParameter(error: z.ZodError): LanternError {
  * right one instead of Next's empty 405. Spread into a route module: `export const { PUT, ... } = ...`.
  */
 export function otherMethods(...allowed: ('GET' | 'POST')[]) {
+  const allow = [...allowed, 'OPTIONS'].join(', ');
   const refuse = async (req: Request) => {
     const res = errorResponse(new LanternError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`));
-    res.headers.set('Allow', [...allowed, 'OPTIONS'].join(', '));
-    return res;
+    res.headers.set('Allow', allow);
+    return withApiHeaders(req, res);
   };
+  // CORS preflight: allowed origins get the CORS headers; others get none, so the browser refuses.
+  const preflight = async (req: Request) => withApiHeaders(req, new Response(null, { status: 204, headers: { Allow: allow } }));
   return {
+    OPTIONS: preflight,
     PUT: refuse,
     PATCH: refuse,
     DELETE: refuse,
     ...(allowed.includes('GET') ? {} : { GET: refuse }),
     ...(allowed.includes('POST') ? {} : { POST: refuse }),
-  } as { PUT: typeof refuse; PATCH: typeof refuse; DELETE: typeof refuse; GET: typeof refuse; POST: typeof refuse };
+  } as { OPTIONS: typeof refuse; PUT: typeof refuse; PATCH: typeof refuse; DELETE: typeof refuse; GET: typeof refuse; POST: typeof refuse };
 }

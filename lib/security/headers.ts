@@ -49,3 +49,31 @@ export function originOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+/** Headers for JSON answers of the published API: nothing in them may run, frame or be sniffed. */
+export function apiSecurityHeaders(production: boolean): Record<string, string> {
+  return {
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'Referrer-Policy': 'strict-origin-when-cross-origin',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    ...(production ? { 'Strict-Transport-Security': 'max-age=63072000; includeSubDomains' } : {}),
+  };
+}
+
+/** CORS for the published API: closed unless the request's Origin is one of the configured ones. */
+export function corsHeaders(origin: string | null, allowed: string[]): Record<string, string> {
+  if (origin === null || !allowed.includes(origin)) return {};
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Headers': 'Content-Type, X-API-Key, X-Lantern-Page-Token',
+    'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+    'Access-Control-Max-Age': '600',
+    Vary: 'Origin',
+  };
+}
+
+/** A caller's X-Request-Id when it looks like an id, else a fresh one. */
+export function requestIdFor(incoming: string | null): string {
+  return incoming && /^[\w.:-]{8,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+}

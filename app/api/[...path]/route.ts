@@ -1,9 +1,9 @@
 import { LanternError } from '@/lib/errors';
-import { errorResponse } from '@/lib/api/handler';
+import { errorResponse, withApiHeaders } from '@/lib/api/handler';
 
 // Unknown paths under /api answer JSON like every other API error, never the HTML 404 page.
 const notFound = async (req: Request) =>
-  errorResponse(new LanternError(404, 'not_found', `No API operation at ${new URL(req.url).pathname}.`));
+  withApiHeaders(req, errorResponse(new LanternError(404, 'not_found', `No API operation at ${new URL(req.url).pathname}.`)));
 
 export const GET = notFound;
 export const POST = notFound;

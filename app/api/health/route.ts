@@ -1,8 +1,10 @@
+import { withApiHeaders } from '@/lib/api/handler';
 import { health } from '@/lib/operations/health';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET() {
+// Open to load balancers whatever API_KEYS says, and not rate limited: it is how instances are watched.
+export async function GET(req: Request) {
   const report = await health();
-  return Response.json(report, { status: report.ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } });
+  return withApiHeaders(req, Response.json(report, { status: report.ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } }));
 }

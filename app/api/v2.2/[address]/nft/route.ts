@@ -11,4 +11,4 @@ export const GET = api<{ address: string }>(async (req, params) => {
   return new Response(await getWalletNftsBody(address, query), { headers: { 'Content-Type': 'application/json' } });
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -8,4 +8,4 @@ export const POST = api(async (req) => serializeChallengeResponse(await requestC
   status: 201,
 });
 
-export const { GET, PUT, PATCH, DELETE } = otherMethods('POST');
+export const { OPTIONS, GET, PUT, PATCH, DELETE } = otherMethods('POST');

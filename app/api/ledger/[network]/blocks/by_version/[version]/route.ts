@@ -14,4 +14,4 @@ export const GET = api<{ network: string; version: string }>(async (req, params)
   return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': IMMUTABLE } });
 });
 
-export const { POST, PUT, PATCH, DELETE } = otherMethods('GET');
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
