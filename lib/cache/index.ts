@@ -96,6 +96,3 @@ function drop(key: string, e: Entry) {
   memory.delete(key);
   chars -= e.size;
 }
-
-/** Tests and benchmarks: how many entries this process holds. */
-export const cacheSize = () => memory.size;

@@ -33,13 +33,12 @@ interface CacheState {
   ranges: Record<LedgerNetworkName, Entry[]>; // sorted by first version
   chars: number;
   inflight: Map<string, Promise<LedgerBlock>>;
-  upstreamCalls: number;
 }
 
 // One cache per process, kept on globalThis so dev-mode module reloads share it.
 const g = globalThis as unknown as { __lanternLedgerCache?: CacheState };
 const state = (): CacheState =>
-  (g.__lanternLedgerCache ??= { lru: new Map(), ranges: { mainnet: [], testnet: [], local: [] }, chars: 0, inflight: new Map(), upstreamCalls: 0 });
+  (g.__lanternLedgerCache ??= { lru: new Map(), ranges: { mainnet: [], testnet: [], local: [] }, chars: 0, inflight: new Map() });
 
 function toVersion(version: bigint | string): bigint {
   if (typeof version === 'bigint') {
@@ -123,7 +122,6 @@ async function entryFor(network: LedgerNetworkName, version: bigint | string, wi
     pending = (async () => {
       const shared = await sharedLookup(network, v, withTransactions);
       if (shared) return shared;
-      s.upstreamCalls++;
       const block = await fetchBlockByVersion(network, v.toString(), withTransactions);
       await sharedStore(network, block);
       return block;
@@ -182,10 +180,4 @@ export async function getBlockByVersionJson(network: LedgerNetworkName, version:
   const e = await entryFor(network, version, withTransactions);
   if (withTransactions) return (e.json.with ??= JSON.stringify(serializeBlock(e.block)));
   return (e.json.without ??= JSON.stringify(serializeBlock(e.block, false)));
-}
-
-/** Cache figures for health checks and tests. */
-export function ledgerCacheStats() {
-  const s = state();
-  return { blocks: s.lru.size, chars: s.chars, upstreamCalls: s.upstreamCalls };
 }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
-import type { PrivateKeyAccount } from 'viem/accounts';
+import type { HDAccount } from 'viem/accounts';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { startSignInChain, type SignInChain } from '../support/sign-in-chain';
 
@@ -18,8 +18,8 @@ import { startSignInChain, type SignInChain } from '../support/sign-in-chain';
 let chain: SignInChain;
 let lantern: LanternInstance;
 let host: string;
-let eoa: PrivateKeyAccount;
-let other: PrivateKeyAccount;
+let eoa: HDAccount;
+let other: HDAccount;
 
 beforeAll(async () => {
   chain = await startSignInChain();
@@ -467,7 +467,7 @@ describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
 });
 
 describe('saved wallets (server actions check the session, never the form)', () => {
-  async function sessionFor(account: PrivateKeyAccount): Promise<string> {
+  async function sessionFor(account: HDAccount): Promise<string> {
     const req = await action('requestChallengeAction', [account.address, 31337]);
     const m = req.value!.message!;
     const r = await action('verifyChallengeAction', [m, await account.signMessage({ message: m })], { cookie: `lantern_siwe=${req.cookies.lantern_siwe}` });
