@@ -18,7 +18,7 @@ export function proxy(request: NextRequest) {
     nonce,
     production: c.env === 'production',
     imageOrigins: [
-      ...[c.ipfsGateway, c.arweaveGateway].map(originOf).filter((o): o is string => !!o),
+      ...[c.ipfsGateway, c.arweaveGateway, ...c.nftMediaOrigins].map(originOf).filter((o): o is string => !!o),
       ...(c.walletConnectProjectId ? WALLETCONNECT_HTTP : []), // wallet logos in the QR modal
     ],
     connectOrigins: c.walletConnectProjectId ? [...WALLETCONNECT_HTTP, 'wss://*.walletconnect.com', 'wss://*.walletconnect.org'] : [],

@@ -51,6 +51,7 @@ const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' }).int().min(100).max(120_000).default(10_000)),
   NFT_IPFS_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_IPFS_GATEWAY').default('https://ipfs.io/ipfs')),
   NFT_ARWEAVE_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_ARWEAVE_GATEWAY').default('https://arweave.net')),
+  NFT_MEDIA_ORIGINS: list,
   WALLETCONNECT_PROJECT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   DEVNET_EVM_PORT: port('DEVNET_EVM_PORT', 8545),
   DEVNET_LEDGER_PORT: port('DEVNET_LEDGER_PORT', 8080),
@@ -90,6 +91,8 @@ export interface Config {
   upstreamCache: boolean;
   ipfsGateway: string;
   arweaveGateway: string;
+  /** Further origins NFT images may load from (a provider's preview CDN); the CSP allows only these. */
+  nftMediaOrigins: string[];
   walletConnectProjectId?: string;
   devnetEvmPort: number;
   devnetLedgerPort: number;
@@ -144,6 +147,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     upstreamCache: e.UPSTREAM_CACHE === 'on',
     ipfsGateway: e.NFT_IPFS_GATEWAY,
     arweaveGateway: e.NFT_ARWEAVE_GATEWAY,
+    nftMediaOrigins: e.NFT_MEDIA_ORIGINS,
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID,
     devnetEvmPort: e.DEVNET_EVM_PORT,
     devnetLedgerPort: e.DEVNET_LEDGER_PORT,

@@ -8,6 +8,7 @@ beforeAll(async () => {
   lantern = await startLantern({
     CORS_ORIGINS: 'https://friend.example',
     NFT_IPFS_GATEWAY: 'https://gateway.example/ipfs',
+    NFT_MEDIA_ORIGINS: 'https://media.example',
     // No devnet behind this instance: only headers are under test.
     DEVNET_EVM_PORT: '1',
     DEVNET_LEDGER_PORT: '2',
@@ -40,7 +41,9 @@ describe('security headers', () => {
   it('limit images to self, data: and the configured gateways, and forbid framing', async () => {
     const res = await fetch(lantern.url + '/');
     const csp = res.headers.get('content-security-policy')!;
-    expect(directive(csp, 'img-src').split(' ').sort()).toEqual(["'self'", 'blob:', 'data:', 'https://arweave.net', 'https://gateway.example', 'img-src'].sort());
+    expect(directive(csp, 'img-src').split(' ').sort()).toEqual(
+      ["'self'", 'blob:', 'data:', 'https://arweave.net', 'https://gateway.example', 'https://media.example', 'img-src'].sort(),
+    );
     expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
