@@ -9,7 +9,7 @@ import { ApiError, apiGet } from '@/lib/wallet/api-client';
 import type { ErrorInfo } from '@/lib/wallet/errors';
 import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
 import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
-import { describeTransaction, type ChainView, type SavedLabels } from '@/lib/wallet/tx-view';
+import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/wallet/tx-view';
 import { ErrorState } from './error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
@@ -24,6 +24,8 @@ export interface HistoryViewProps {
   initial: InitialHistory;
   /** Lower-case address -> the signed-in person's label (saved wallets); empty when signed out. */
   labels?: SavedLabels;
+  /** Primary ENS names the server resolved for this page's counterparties. */
+  ensNames?: EnsNames;
   /** Server time of the render, so ages read the same in the HTML and after hydration. */
   now: number;
   otherChains: { name: string; label: string }[];
@@ -38,7 +40,7 @@ function queryKey(address: string, v: ViewState) {
  * (shallowly, nuqs) and fetch the page in place from the published API (react-query), keeping the
  * previous rows on screen, dimmed, until the next ones arrive.
  */
-export function HistoryView({ address, chain, serverView, initial, labels = {}, now: serverNow, otherChains }: HistoryViewProps) {
+export function HistoryView({ address, chain, serverView, initial, labels = {}, ensNames, now: serverNow, otherChains }: HistoryViewProps) {
   const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
   const pathname = usePathname();
   const key = queryKey(address, v);
@@ -64,7 +66,10 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
   const listRef = useRef<HTMLHeadingElement>(null);
   const pageNumber = v.cursor.length + 1;
   const page = q.data;
-  const rows = useMemo(() => (page ? page.result.map((tx) => describeTransaction(tx, address, chain, labels)) : []), [page, address, chain, labels]);
+  const rows = useMemo(
+    () => (page ? page.result.map((tx) => describeTransaction(tx, address, chain, labels, ensNames)) : []),
+    [page, address, chain, labels, ensNames],
+  );
   const visible = v.spam ? rows : rows.filter((r) => !r.spam);
   const hiddenSpam = rows.length - visible.length;
 

@@ -6,7 +6,7 @@ import { Logo } from './logo';
 
 /**
  * A counterparty as a person reads it: their own saved label first, then the source's label or entity
- * (with its logo), else the address middle-truncated with a copy button. The full address is always
+ * (with its logo), then its ENS name, else the address middle-truncated with a copy button. The full address is always
  * in the link's title and accessible name.
  */
 export function PartyName({ party, className = '' }: { party: Party | null; className?: string }) {

@@ -2,6 +2,7 @@ import 'server-only';
 import { createPublicClient, http } from 'viem';
 import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
+import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
 
 export type EnsResult = { ok: true; address: string } | { ok: false; reason: string };
@@ -25,4 +26,32 @@ export async function resolveEnsName(name: string): Promise<EnsResult> {
   } catch {
     return { ok: false, reason: `The ENS node did not answer while resolving ${name}; try again.` };
   }
+}
+
+const REVERSE_WAIT_MS = 1500;
+let reverseDownUntil = 0;
+
+/**
+ * Primary ENS names of addresses (lower-case address -> name), for naming counterparties. A page never
+ * waits more than 1.5 s for them: what is not resolved by then is shown as an address, and the lookups
+ * that finish later are cached (an hour, names and non-names alike) for the next view. A failing ENS
+ * node is left alone for a minute.
+ */
+export async function reverseEnsNames(addresses: string[]): Promise<Record<string, string>> {
+  const url = config().ensRpcUrl;
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))].slice(0, 100);
+  if (!url || unique.length === 0 || Date.now() < reverseDownUntil) return {};
+  const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0 }), batch: { multicall: true } });
+  const names: Record<string, string> = {};
+  const lookups = unique.map((a) =>
+    cached(`ens:reverse:${a}`, { ttl: 3600 }, () => client.getEnsName({ address: a as `0x${string}` }))
+      .then((name) => {
+        if (name) names[a] = name;
+      })
+      .catch(() => {
+        reverseDownUntil = Date.now() + 60_000;
+      }),
+  );
+  await Promise.race([Promise.all(lookups), new Promise((r) => setTimeout(r, REVERSE_WAIT_MS))]);
+  return { ...names };
 }

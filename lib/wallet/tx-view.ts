@@ -22,7 +22,7 @@ export interface Party {
   address: string | null;
   /** Saved label of the signed-in person, else the source's label, else its entity. */
   label: string | null;
-  labelSource: 'saved' | 'source' | 'entity' | null;
+  labelSource: 'saved' | 'source' | 'entity' | 'ens' | null;
   logo: string | null;
   /** A mint or burn: the zero address, named as such. */
   special: 'mint' | 'burn' | 'creation' | null;
@@ -79,6 +79,13 @@ type Flag = boolean | string | null | undefined;
 const flag = (v: Flag) => v === true || v === 'true';
 
 export type SavedLabels = Record<string, string>;
+/** Lower-case address -> primary ENS name, resolved on the server where ENS_RPC_URL is set. */
+export type EnsNames = Record<string, string>;
+/** What a party may be called, in order: the viewer's saved label, the source's label or entity, ENS. */
+interface Names {
+  labels: SavedLabels;
+  ens: EnsNames;
+}
 
 interface PartyFields {
   from_address?: string | null;
@@ -97,9 +104,9 @@ function side(wallet: string, from: string | null | undefined, to: string | null
   return out && inn ? 'self' : out ? 'out' : inn ? 'in' : 'other';
 }
 
-function partyOf(which: 'from' | 'to', f: PartyFields, labels: SavedLabels): Party {
+function partyOf(which: 'from' | 'to', f: PartyFields, names: Names): Party {
   const address = (which === 'from' ? f.from_address : f.to_address) ?? null;
-  const saved = address ? labels[address.toLowerCase()] : undefined;
+  const saved = address ? names.labels[address.toLowerCase()] : undefined;
   const label = which === 'from' ? f.from_address_label : f.to_address_label;
   const entity = which === 'from' ? f.from_address_entity : f.to_address_entity;
   const logo = (which === 'from' ? f.from_address_entity_logo : f.to_address_entity_logo) ?? null;
@@ -111,11 +118,18 @@ function partyOf(which: 'from' | 'to', f: PartyFields, labels: SavedLabels): Par
 }
 
 /** Parties named on a transfer are often bare; the transaction's own from/to carry the labels. */
-function enrich(p: Party, tx: WireTransaction, labels: SavedLabels): Party {
+function enrich(p: Party, tx: WireTransaction, names: Names): Party {
   if (p.label || !p.address) return p;
-  if (sameAddress(p.address, tx.to_address)) return { ...partyOf('to', tx, labels), special: p.special };
-  if (sameAddress(p.address, tx.from_address)) return { ...partyOf('from', tx, labels), special: p.special };
+  if (sameAddress(p.address, tx.to_address)) return { ...partyOf('to', tx, names), special: p.special };
+  if (sameAddress(p.address, tx.from_address)) return { ...partyOf('from', tx, names), special: p.special };
   return p;
+}
+
+/** ENS is the last resort: applied once every label the transaction itself carries was tried. */
+function withEns(p: Party | null, names: Names): Party | null {
+  if (!p || p.label || !p.address || p.special === 'mint' || p.special === 'burn') return p;
+  const ens = names.ens[p.address.toLowerCase()];
+  return ens ? { ...p, label: ens, labelSource: 'ens' } : p;
 }
 
 function nativeAmount(raw: string | null | undefined, formatted: string | null | undefined, chain: ChainView) {
@@ -124,7 +138,8 @@ function nativeAmount(raw: string | null | undefined, formatted: string | null |
   return null;
 }
 
-export function describeTransaction(tx: WireTransaction, wallet: string, chain: ChainView, labels: SavedLabels = {}): TxView {
+export function describeTransaction(tx: WireTransaction, wallet: string, chain: ChainView, labels: SavedLabels = {}, ens: EnsNames = {}): TxView {
+  const names: Names = { labels, ens };
   const transfers: Transfer[] = [];
 
   const natives = tx.native_transfers ?? [];
@@ -211,15 +226,15 @@ export function describeTransaction(tx: WireTransaction, wallet: string, chain: 
   const firstOut = movements.find((m) => m.direction === 'out');
   const firstIn = movements.find((m) => m.direction === 'in');
   if (direction === 'swap' || direction === 'self') {
-    counterparty = tx.to_address ? partyOf('to', tx, labels) : null;
+    counterparty = tx.to_address ? partyOf('to', tx, names) : null;
   } else if (direction === 'out') {
     counterparty = firstOut
-      ? enrich(partyOf('to', { to_address: firstOut.to }, labels), tx, labels)
+      ? enrich(partyOf('to', { to_address: firstOut.to }, names), tx, names)
       : tx.to_address
-        ? partyOf('to', tx, labels)
+        ? partyOf('to', tx, names)
         : null;
   } else {
-    counterparty = firstIn ? enrich(partyOf('from', { from_address: firstIn.from }, labels), tx, labels) : partyOf('from', tx, labels);
+    counterparty = firstIn ? enrich(partyOf('from', { from_address: firstIn.from }, names), tx, names) : partyOf('from', tx, names);
   }
   if (!counterparty && !tx.to_address && tx.receipt_contract_address) {
     counterparty = { address: tx.receipt_contract_address, label: null, labelSource: null, logo: null, special: 'creation' };
@@ -253,7 +268,7 @@ export function describeTransaction(tx: WireTransaction, wallet: string, chain: 
     summary: tx.summary ?? null,
     method: tx.method_label ?? methodSelector(tx),
     direction,
-    counterparty,
+    counterparty: withEns(counterparty, names),
     movements,
     transfers,
     internalCalls,

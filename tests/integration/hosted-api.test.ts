@@ -28,6 +28,8 @@ beforeAll(async () => {
     LEDGER_API_URL_MAINNET: `${stub.url}/mainnet`,
     LEDGER_API_URL_TESTNET: `${stub.url}/testnet`,
     UPSTREAM_TIMEOUT_MS: '1500',
+    // Nothing listens there: counterparty names must degrade to addresses, not break the page.
+    ENS_RPC_URL: 'http://127.0.0.1:9',
   });
 });
 
@@ -253,6 +255,18 @@ describe('the published API validates its input', () => {
     const r = await get('/api/v9/nothing');
     expect(r.status).toBe(404);
     expect(r.json.code).toBe('not_found');
+  });
+});
+
+describe('the wallet page', () => {
+  it('renders its rows promptly when the ENS node is down', async () => {
+    const started = Date.now();
+    const res = await fetch(`${lantern.url}/wallet/${WALLET}?chain=eth`);
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(html).toContain('Transactions');
+    expect(html).toContain('Sent 0.023 ETH'); // a summary of the newest stub transaction
   });
 });
 

@@ -14,6 +14,7 @@ import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, 
 import type { ChainView, SavedLabels } from '@/lib/wallet/tx-view';
 import { truncateMiddle } from '@/lib/wallet/format';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
+import { reverseEnsNames } from '@/lib/search/ens';
 
 export const dynamic = 'force-dynamic';
 
@@ -81,5 +82,12 @@ async function FirstPage({
   } catch (e) {
     initial = { ok: false, error: toErrorInfo(e) };
   }
-  return <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} now={renderTime()} otherChains={otherChains} />;
+  // ENS names exist for mainnet addresses; a devnet's accounts have none.
+  const ens =
+    initial.ok && chain.name !== 'devnet'
+      ? await reverseEnsNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
+      : {};
+  return (
+    <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
+  );
 }

@@ -135,3 +135,21 @@ describe('describeTransaction', () => {
     expect(v.internalCalls).toEqual([{ type: 'CALL', from: pool, to: alice, value: { text: '1', full: '1', exact: true } }]);
   });
 });
+
+describe('naming the counterparty', () => {
+  const send = (extra: Record<string, unknown> = {}) =>
+    wire({
+      value: '1',
+      native_transfers: [{ from_address: alice, to_address: bob, value: '1', direction: 'outgoing', internal_transaction: false, token_symbol: 'ETH' }],
+      ...extra,
+    });
+
+  it('uses the viewer’s saved label, then the source’s label or entity, then ENS, then the address', () => {
+    const ens = { [bob]: 'bob.eth' };
+    expect(describeTransaction(send(), alice, chain, { [bob]: 'Savings' }, ens).counterparty).toMatchObject({ label: 'Savings', labelSource: 'saved' });
+    expect(describeTransaction(send({ to_address_label: 'Binance 14' }), alice, chain, {}, ens).counterparty).toMatchObject({ label: 'Binance 14', labelSource: 'source' });
+    expect(describeTransaction(send({ to_address_entity: 'Opensea' }), alice, chain, {}, ens).counterparty).toMatchObject({ label: 'Opensea', labelSource: 'entity' });
+    expect(describeTransaction(send(), alice, chain, {}, ens).counterparty).toMatchObject({ label: 'bob.eth', labelSource: 'ens' });
+    expect(describeTransaction(send(), alice, chain).counterparty).toMatchObject({ address: bob, label: null, labelSource: null });
+  });
+});
