@@ -1,12 +1,12 @@
 'use client';
 
 import { useQueryStates } from 'nuqs';
+import { ChainSelect, fieldClass } from './toolbar-fields';
 import { useState, useTransition } from 'react';
 import { MAX_CONTRACT_FILTERS } from '@/lib/wallet/search-params';
 import { nftParsers } from '@/lib/wallet/view-params.client';
 import { truncateMiddle } from '@/lib/wallet/format';
 
-const field = 'rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** NFT filters: every change re-renders the grid on the server (shallow: false) from the new URL. */
@@ -31,19 +31,10 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
   return (
     <div className="mt-4 rounded-card border border-line bg-surface px-4 py-3" aria-busy={pending}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
-        <label className="flex flex-col gap-1 text-xs text-ink-muted">
-          Chain
-          <select className={field} value={v.chain ?? defaultChain} onChange={(e) => void setV({ chain: e.target.value === defaultChain ? null : e.target.value, ...reset })}>
-            {chains.map((c) => (
-              <option key={c.name} value={c.name}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Token id
-          <select className={field} value={v.format} onChange={(e) => void setV({ format: e.target.value === 'hex' ? 'hex' : null })}>
+          <select className={fieldClass} value={v.format} onChange={(e) => void setV({ format: e.target.value === 'hex' ? 'hex' : null })}>
             <option value="decimal">Decimal</option>
             <option value="hex">Hex</option>
           </select>
@@ -58,7 +49,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
         <label className="flex min-w-0 flex-1 basis-64 flex-col gap-1 text-xs text-ink-muted">
           Filter by contract (up to {MAX_CONTRACT_FILTERS})
           <input
-            className={`${field} font-mono`}
+            className={`${fieldClass} font-mono`}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             placeholder="0x…"
