@@ -2,6 +2,7 @@
 // `npm run dev`: the devnets and `next dev` together; Ctrl-C (or either one dying) stops everything.
 import { spawn } from 'node:child_process';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
+import { shutdownOnce } from './lib/shutdown.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);
@@ -14,17 +15,12 @@ const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', 
   detached: true, // its own process group, so stopping it also stops its workers
 });
 
-let stopping = false;
-async function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
+const stop = shutdownOnce(async () => {
   try {
     process.kill(-next.pid, 'SIGTERM');
   } catch {
     // already gone
   }
   await nets.stop();
-  process.exit(code);
-}
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
+});
 next.on('exit', (code) => stop(code ?? 0));

@@ -4,6 +4,7 @@
 // Port: --port, else DEVNET_EVM_PORT, else 8545. --fresh rebuilds the cached state;
 // --synthetic N adds a wallet with N transactions (for benchmarks; changes the chain until restart).
 import { seedSyntheticWallet, startEvmDevnet } from '../devnet/evm/index.mjs';
+import { shutdownOnce } from './lib/shutdown.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name) => {
@@ -32,12 +33,4 @@ if (opt('--synthetic')) {
   console.log(`synthetic wallet ${s.address}: ${s.count} transactions in blocks ${s.firstBlock}-${s.lastBlock} (${s.ms} ms)`);
 }
 
-let stopping = false;
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, async () => {
-    if (stopping) return;
-    stopping = true;
-    await devnet.stop();
-    process.exit(0);
-  });
-}
+shutdownOnce(() => devnet.stop());

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run devnet`: the local chains alone, until Ctrl-C.
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
+import { shutdownOnce } from './lib/shutdown.mjs';
 
 const want = devnetsWanted({ ...process.env, DATA_API_KEY: '', EVM_RPC_URL: '', LEDGER_API_URL_LOCAL: '' });
 const started = Date.now();
@@ -9,12 +10,4 @@ console.log(`EVM devnet    ${nets.evm.url}  (chain 31337, seeded)`);
 console.log(`ledger devnet ${nets.ledger.url}  (simulated Move ledger)`);
 console.log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s; Ctrl-C stops both`);
 
-let stopping = false;
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, async () => {
-    if (stopping) return;
-    stopping = true;
-    await nets.stop();
-    process.exit(0);
-  });
-}
+shutdownOnce(() => nets.stop());

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDevnets } from './lib/devnets.mjs';
+import { shutdownOnce } from './lib/shutdown.mjs';
 
 const portA = Number(process.env.E2E_PORT ?? 3100);
 const portB = Number(process.env.E2E_HOSTED_PORT ?? 3101);
@@ -18,8 +19,23 @@ const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? 18080);
 export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
 const nets = await startDevnets({ evmPort, ledgerPort });
+const servers = [];
+const stop = shutdownOnce(async () => {
+  await Promise.all(
+    servers.map(
+      (s) =>
+        new Promise((resolve) => {
+          if (s.child.exitCode !== null) return resolve();
+          s.child.once('exit', resolve);
+          s.child.kill('SIGTERM');
+        }),
+    ),
+  );
+  await nets.stop();
+  for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
+});
 const a = url(portA);
-const servers = [start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY })];
+servers.push(start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY }));
 // A answering its health check has opened (and migrated) its database: B and the tests then meet a
 // warm A, as they would in production.
 await waitHealthy(a);
@@ -73,23 +89,3 @@ function start(port, env) {
   child.on('exit', (code) => stop(code ?? 1));
   return { child, dataDir };
 }
-
-let stopping = false;
-async function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all(
-    servers.map(
-      (s) =>
-        new Promise((resolve) => {
-          if (s.child.exitCode !== null) return resolve();
-          s.child.once('exit', resolve);
-          s.child.kill('SIGTERM');
-        }),
-    ),
-  );
-  await nets.stop();
-  for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
-  process.exit(code);
-}
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
