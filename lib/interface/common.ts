@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * Pieces shared by the EVM and sign-in schemas. Wire schemas are lenient where real providers differ
- * from the documented types (see shared/reference/SOURCES.md) and always produce one internal shape.
+ * from the documented types (see tests/fixtures/reference/SOURCES.md) and always produce one internal shape.
  */
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;

@@ -1,7 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { sharedDir } from './shared';
+import { readReference } from './reference';
 
 /**
  * A local stand-in for the hosted data API: a real HTTP server that speaks the interface the way the
@@ -121,7 +119,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
 
   function nfts(address: string, q: URLSearchParams, res: ServerResponse) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return json(res, 400, { message: 'Invalid address provided' });
-    const sample = JSON.parse(readFileSync(path.join(sharedDir(), 'reference/wallet-nfts-jssdk-mock-media-success.json'), 'utf8'));
+    const sample = readReference<{ result: Record<string, unknown>[] }>('wallet-nfts-jssdk-mock-media-success.json');
     const item = { ...sample.result[0], owner_of: address.toLowerCase() };
     const all = Array.from({ length: 5 }, (_, i) => ({ ...item, token_id: String(1000 + i) }));
     const limit = Math.min(Number(q.get('limit') ?? 100), 100);
@@ -169,7 +167,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
   }
 
   function block(version: string, q: URLSearchParams, res: ServerResponse) {
-    const sample = JSON.parse(readFileSync(path.join(sharedDir(), 'reference/aptos-block-by-version-86447894-mainnet-nodit.json'), 'utf8'));
+    const sample = readReference<{ first_version: string; last_version: string; transactions?: unknown }>('aptos-block-by-version-86447894-mainnet-nodit.json');
     const v = BigInt(version);
     if (v < 1000n) return json(res, 410, { message: 'Block(5) has been pruned', error_code: 'block_pruned', vm_error_code: null });
     if (v < BigInt(sample.first_version) || v > BigInt(sample.last_version)) {

@@ -13,7 +13,7 @@ import {
   verifyBodySchema,
   verifyResponseSchema,
 } from '@/lib/interface';
-import { exampleFromOpenApi, readReference, sharedReferenceDir } from './reference';
+import { exampleFromOpenApi, readReference, REFERENCE_DIR } from './reference';
 
 /** Every parse must succeed; on failure show which field of which file. */
 function parseOk<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
@@ -121,8 +121,8 @@ function nftRoundTrip(name: string) {
   return page;
 }
 
-describe('reference files in shared/reference', () => {
-  const files = fs.readdirSync(sharedReferenceDir()).filter((f) => f.endsWith('.json'));
+describe('reference files in tests/fixtures/reference', () => {
+  const files = fs.readdirSync(REFERENCE_DIR).filter((f) => f.endsWith('.json'));
 
   it('every non-ledger JSON file is claimed by a schema test, and every claim exists', () => {
     const unclaimed = files.filter((f) => !isLedgerFile(f) && !(f in claims));

@@ -1,26 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * shared/reference sits beside the checkout (CI clones the repo next to `shared/`); worktrees sit one
- * level deeper. SHARED_DIR overrides. Missing is a failure, never a skip: these tests must run.
- */
-export function sharedReferenceDir(): string {
-  const candidates: string[] = [];
-  if (process.env.SHARED_DIR) candidates.push(path.join(process.env.SHARED_DIR, 'reference'), process.env.SHARED_DIR);
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-  for (let dir = repoRoot, i = 0; i < 3; i++, dir = path.dirname(dir)) {
-    candidates.push(path.resolve(dir, '..', 'shared', 'reference'));
-  }
-  const found = candidates.find((c) => fs.existsSync(path.join(c, 'SOURCES.md')));
-  if (!found) throw new Error(`shared/reference not found; set SHARED_DIR. Looked in: ${candidates.join(', ')}`);
-  return found;
-}
-
-export function readReference<T = unknown>(name: string): T {
-  return JSON.parse(fs.readFileSync(path.join(sharedReferenceDir(), name), 'utf8')) as T;
-}
+export { readReference, REFERENCE_DIR } from '../../support/reference';
 
 type JsonSchema = {
   $ref?: string;

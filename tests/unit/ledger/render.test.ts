@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { formatMicros, octasToApt, relativeTime, toBlockView, toDetail, toRow, middle } from '@/components/ledger/model';
 import { parseBlock, type LedgerTransaction } from '@/lib/interface/ledger';
-import { readReference, referenceFiles } from './reference';
+import { readReference, referenceFiles } from '../../support/reference';
 
 // The table imports a server action; outside Next it is a plain function we never call here.
 vi.mock('@/app/ledger/actions', () => ({ loadTransactionDetail: async () => ({}) }));

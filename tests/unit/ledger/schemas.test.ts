@@ -20,7 +20,7 @@ import {
   type UserTransaction,
 } from '@/lib/interface/ledger';
 import { describeZodError } from '@/lib/interface/zod-errors';
-import { readReference, referenceFiles } from './reference';
+import { readReference, referenceFiles } from '../../support/reference';
 
 const blockFiles = referenceFiles(/^aptos-.*\.json$/);
 
