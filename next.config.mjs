@@ -1,9 +1,24 @@
+/** Files in public/: static, carry no user data; nothing in them may run or be sniffed as another type. */
+const PUBLIC_FILES = '/:file(favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.png|icon-maskable-512\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt)';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // Native/WASM server packages must not be bundled: PGlite loads its WASM from its own folder.
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'pg', 'ioredis'],
+  async headers() {
+    return [
+      {
+        source: PUBLIC_FILES,
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Content-Security-Policy', value: "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" },
+          { key: 'Cache-Control', value: 'public, max-age=86400' },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

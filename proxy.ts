@@ -35,6 +35,8 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages: not the API (see above), nor build assets and icons, which carry no user data.
-  matcher: [{ source: '/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)' }],
+  // Pages: not the API (see above), nor build assets and public/ files (next.config.mjs sets their headers).
+  matcher: [
+    { source: '/((?!api/|_next/static|_next/image|favicon\\.ico|icon\\.svg|icon-.*\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)' },
+  ],
 };

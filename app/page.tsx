@@ -1,10 +1,8 @@
-import { PageToken } from '@/components/layout/page-token';
-import { SiteHeader } from '@/components/layout/site-header';
 import { SearchBox } from '@/components/layout/search-box';
 import { SavedWallets } from '@/components/auth/saved-wallets';
 import { describeSources } from '@/lib/operations/sources';
 import { config } from '@/lib/config';
-import Link from 'next/link';
+import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
 
 // The sources depend on runtime configuration, never on what was set at build time.
@@ -15,8 +13,6 @@ export default function Home() {
   const sources = describeSources();
   return (
     <>
-      <PageToken />
-      <SiteHeader search={false} />
       <main className="mx-auto max-w-page px-4 py-10">
         <section aria-labelledby="intro" className="max-w-prose">
           <h1 id="intro" className="text-2xl font-semibold">
@@ -30,28 +26,24 @@ export default function Home() {
           <div className="mt-6">
             <SearchBox />
           </div>
-          {c.acceptDevnet && (
-            <p className="mt-4 text-sm text-ink-muted">
-              Running on the embedded devnets: try ledger version <Link href="/ledger/local/versions/5000">5000</Link>, or a
-              devnet wallet from the scenario.
-            </p>
-          )}
         </section>
+
+        {c.acceptDevnet && <DevnetShowcase />}
 
         <div className="mt-10 grid gap-8 md:grid-cols-2">
           <SavedWallets />
           <RecentSearches />
         </div>
 
-        <section aria-labelledby="sources" className="mt-12">
-          <h2 id="sources" className="text-lg font-semibold">
+        <section id="sources" aria-labelledby="sources-title" className="mt-12">
+          <h2 id="sources-title" className="text-lg font-semibold">
             Sources in use
           </h2>
           <p className="mt-1 text-sm text-ink-muted">
             Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
           {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
-          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface" tabIndex={0} role="region" aria-labelledby="sources">
+          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface" tabIndex={0} role="region" aria-labelledby="sources-title">
             <table className="w-full text-left text-sm">
               <thead className="bg-sunken text-ink-muted">
                 <tr>

@@ -184,3 +184,12 @@ export function config(): Config {
 export function resetConfigForTests() {
   cached = undefined;
 }
+
+/**
+ * The origin absolute links (link previews) are built on: the first configured origin, never a request's
+ * Host. Without one (development), the local server's own.
+ */
+export function siteOrigin(): string {
+  const c = config();
+  return c.allowedOrigins[0] ?? `http://localhost:${process.env.PORT ?? 3000}`;
+}

@@ -1,6 +1,13 @@
 import { config, ConfigError } from './config';
 
-/** A bad configuration stops start-up here, naming the variable, instead of failing on the first request. */
+const DB_OPEN_LIMIT_MS = 15_000;
+
+/**
+ * Runs once as a server instance starts (instrumentation.ts). A bad configuration stops start-up here,
+ * naming the variable. Then the work every first request would otherwise pay for: opening the database
+ * and applying migrations. Sources are contacted in the background and never waited on: one that is
+ * down is logged by name, and pages say so when asked.
+ */
 export async function startup() {
   try {
     config();
@@ -11,4 +18,31 @@ export async function startup() {
     }
     throw e;
   }
+  if (process.env.NEXT_PHASE === 'phase-production-build') return; // `next build` loads this too; no database there
+
+  const { log } = await import('./log');
+  const started = performance.now();
+  try {
+    const { db } = await import('./db');
+    const open = db().then((d) => d.query('SELECT 1').then(() => d.kind));
+    const kind = await Promise.race([
+      open,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not open after ${DB_OPEN_LIMIT_MS} ms`)), DB_OPEN_LIMIT_MS).unref()),
+    ]);
+    log().info({ database: kind, ms: Math.round(performance.now() - started) }, 'database open, migrations applied');
+  } catch (e) {
+    // Requests will try again and answer 503 meanwhile; the instance stays up so health can say why.
+    log().warn({ err: (e as Error).message }, 'database not open at start-up');
+  }
+
+  void import('./operations/health')
+    .then(({ health }) => health())
+    .then((h) => {
+      const down = Object.entries(h.sources)
+        .filter(([k, v]) => k !== 'describe' && typeof v === 'object' && v !== null && 'ok' in v && !v.ok)
+        .map(([k]) => k);
+      if (down.length) log().warn({ sources: down }, 'sources unreachable at start-up');
+      else log().info('every source reachable at start-up');
+    })
+    .catch((e) => log().warn({ err: (e as Error).message }, 'source check at start-up failed'));
 }

@@ -6,12 +6,18 @@
 // the entry TRUSTED_PROXY hops from the right.
 import { createServer } from 'node:http';
 import next from 'next';
+import { warmUp } from './lib/warm-up.mjs';
 
 const port = Number(process.env.PORT ?? argValue('-p') ?? 3000);
 const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+// Load every route before the first real request (LANTERN_WARM_UP=off skips it).
+if (process.env.LANTERN_WARM_UP !== 'off') {
+  const ms = await warmUp(handle, (line) => console.warn(line));
+  console.log(`Lantern warmed up in ${ms} ms`);
+}
 
 const server = createServer((req, res) => {
   // Next throws while decoding a malformed %-sequence in a path parameter and answers 500: it is the

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { SiteHeader } from '@/components/layout/site-header';
+import { SearchBox } from '@/components/layout/search-box';
 import { config } from '@/lib/config';
 import { resolveEnsName } from '@/lib/search/ens';
 import { classifySearch } from '@/lib/search/classify';
@@ -33,11 +34,16 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   }
   return (
     <>
-      <SiteHeader />
       <main className="mx-auto max-w-page px-4 py-10">
         <h1 className="text-xl font-semibold">Nothing to open</h1>
         <p role="alert" className="mt-3 max-w-prose text-ink-muted">
           {problem}
+        </p>
+        <div className="mt-5 max-w-prose">
+          <SearchBox />
+        </div>
+        <p className="mt-4">
+          <Link href="/">Go to the home page</Link>
         </p>
       </main>
     </>

@@ -1,23 +1,19 @@
 import Link from 'next/link';
 import { AccountMenu } from '@/components/auth/account-menu';
-import { SearchBox } from './search-box';
+import { HeaderSearch } from './header-search';
 import { ThemeToggle } from './theme-toggle';
 
-/** `search={false}` where the page has its own prominent search box (the home page). */
-export function SiteHeader({ search = true }: { search?: boolean }) {
+/** The header of every page (rendered once, by the root layout): home, search, sign-in, theme. */
+export function SiteHeader() {
   return (
     <header className="border-b border-line bg-surface">
       <div className="mx-auto flex max-w-page flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-        <Link href="/" className="flex items-center gap-2 text-lg font-semibold text-ink no-underline hover:no-underline">
+        <Link href="/" aria-label="Lantern, home" className="flex items-center gap-2 text-lg font-semibold text-ink no-underline hover:no-underline">
           <LanternMark />
           Lantern
         </Link>
         {/* Phones: logo and theme on one line, the search box full width under them. */}
-        {search && (
-          <div className="order-last flex w-full min-w-0 sm:order-none sm:w-auto sm:flex-1">
-            <SearchBox />
-          </div>
-        )}
+        <HeaderSearch />
         <div className="ml-auto flex items-center gap-2 sm:ml-0">
           <AccountMenu />
           <ThemeToggle />

@@ -28,6 +28,8 @@ export async function startLantern(env: Record<string, string | undefined> = {})
       RATE_LIMIT_PER_MINUTE: '0',
       DATA_DIR: dataDir,
       DATA_API_KEY: '',
+      // Start-up warm-up (scripts/lib/warm-up.mjs) costs seconds per instance; tests that measure it turn it on.
+      LANTERN_WARM_UP: 'off',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

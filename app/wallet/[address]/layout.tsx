@@ -1,7 +1,5 @@
 import { getAddress } from 'viem';
 import { SaveWalletButton } from '@/components/auth/save-wallet-button';
-import { PageToken } from '@/components/layout/page-token';
-import { SiteHeader } from '@/components/layout/site-header';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
 import { WalletProviders } from '@/components/wallet/providers';
 import { ADDRESS_RE } from '@/lib/wallet/server';
@@ -15,8 +13,6 @@ export default async function WalletLayout({ children, params }: { children: Rea
   const valid = ADDRESS_RE.test(address) ? getAddress(address.toLowerCase()) : null;
   return (
     <>
-      <PageToken />
-      <SiteHeader />
       <WalletProviders>
         <main className="mx-auto max-w-page px-4 py-6">
           {valid && (

@@ -1,3 +1,4 @@
+import { previewMetadata, walletPreview } from '@/app/_og/previews';
 import type { Metadata } from 'next';
 import { createLoader } from 'nuqs/server';
 import { Suspense } from 'react';
@@ -12,7 +13,6 @@ import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/sea
 import { historyParsers } from '@/lib/wallet/view-params.server';
 import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
 import type { ChainView, SavedLabels } from '@/lib/wallet/tx-view';
-import { truncateMiddle } from '@/lib/wallet/format';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseEnsNames } from '@/lib/search/ens';
 
@@ -24,7 +24,7 @@ const loadHistoryParams = createLoader(historyParsers);
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { address } = await params;
-  return { title: `Wallet ${truncateMiddle(address)}` };
+  return previewMetadata(walletPreview(address, 'history'));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { previewMetadata, walletPreview } from '@/app/_og/previews';
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { createLoader, type inferParserType } from 'nuqs/server';
@@ -26,7 +27,7 @@ const loadNftParams = createLoader(nftParsers);
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { address } = await params;
-  return { title: `NFTs of ${truncateMiddle(address)}` };
+  return previewMetadata(walletPreview(address, 'nfts'));
 }
 
 export default async function WalletNftsPage({ params, searchParams }: Props) {

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { blockPreview, previewMetadata } from '@/app/_og/previews';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
@@ -19,7 +20,7 @@ type Props = {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { network, version } = await params;
-  return { title: `Version ${decodeURIComponent(version).slice(0, 24)} on ${network.slice(0, 12)}` };
+  return previewMetadata(await blockPreview(network, version));
 }
 
 /** On the page transactions are shown unless `?with_transactions=false` (the API's default is the opposite). */

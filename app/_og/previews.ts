@@ -1,0 +1,81 @@
+import 'server-only';
+import type { Metadata } from 'next';
+import { getAddress } from 'viem';
+import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { getBlockByVersion } from '@/lib/operations/ledger-block';
+import { truncateMiddle } from '@/lib/wallet/format';
+
+/**
+ * What a shared link says about a page: built only from the URL and public chain data, never from a
+ * session (a saved label is private) so every viewer of the preview sees the same thing.
+ */
+export interface Preview {
+  title: string;
+  description: string;
+  kicker: string;
+  heading: string;
+  lines: string[];
+}
+
+const NETWORK_LABEL: Record<LedgerNetworkName, string> = { mainnet: 'Aptos mainnet', testnet: 'Aptos testnet', local: 'local ledger' };
+const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
+  const address = ADDRESS_RE.test(raw) ? getAddress(raw.toLowerCase()) : raw.slice(0, 42);
+  const short = truncateMiddle(address);
+  return tab === 'nfts'
+    ? {
+        title: `NFTs of ${short}`,
+        description: `The NFTs wallet ${address} owns, with their collections and media, in Lantern.`,
+        kicker: 'EVM wallet · NFTs',
+        heading: address,
+        lines: ['NFTs owned, by collection'],
+      }
+    : {
+        title: `Wallet ${short}`,
+        description: `Full transaction history of wallet ${address}: native, token, NFT and internal transfers, in Lantern.`,
+        kicker: 'EVM wallet',
+        heading: address,
+        lines: ['Native, token, NFT and internal transfers'],
+      };
+}
+
+/** A block's preview names its height and version range when the block can be read; else the version asked for. */
+export async function blockPreview(rawNetwork: string, rawVersion: string): Promise<Preview> {
+  const versionText = decodeURIComponent(rawVersion).slice(0, 40);
+  const network = ledgerNetworkSchema.safeParse(rawNetwork);
+  const version = ledgerVersionSchema.safeParse(versionText);
+  const where = network.success ? NETWORK_LABEL[network.data] : rawNetwork.slice(0, 20);
+  const fallback: Preview = {
+    title: `Version ${versionText} · ${where}`,
+    description: `The block holding version ${versionText} of the ${where}, in Lantern.`,
+    kicker: `Move ledger · ${where}`,
+    heading: `Version ${versionText}`,
+    lines: [],
+  };
+  if (!network.success || !version.success) return fallback;
+  try {
+    const b = await getBlockByVersion(network.data, version.data, false);
+    const count = BigInt(b.lastVersion) - BigInt(b.firstVersion) + 1n;
+    const range = `versions ${b.firstVersion}–${b.lastVersion}`;
+    return {
+      title: `Block ${b.height} · ${range} · ${where}`,
+      description: `Block ${b.height} of the ${where}: ${count.toLocaleString('en-US')} transactions (${range}), in Lantern.`,
+      kicker: `Move ledger · ${where}`,
+      heading: `Block ${b.height}`,
+      lines: [range, `${count.toLocaleString('en-US')} transactions`],
+    };
+  } catch {
+    return fallback; // pruned, unknown or a source down: the preview still names what was asked
+  }
+}
+
+/** Page metadata for a preview: the title (the root layout adds " · Lantern"), description, OpenGraph, Twitter. */
+export function previewMetadata(p: Preview): Metadata {
+  return {
+    title: p.title,
+    description: p.description,
+    openGraph: { title: `${p.title} · Lantern`, description: p.description, siteName: 'Lantern', type: 'website' },
+    twitter: { card: 'summary_large_image', title: `${p.title} · Lantern`, description: p.description },
+  };
+}

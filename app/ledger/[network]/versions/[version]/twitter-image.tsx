@@ -1,0 +1,1 @@
+export { default, size, contentType, alt } from './opengraph-image';

@@ -1,0 +1,50 @@
+import 'server-only';
+import { BIG_BLOCK, EPILOGUE_FROM, HUGE_BLOCK, PRUNED_BELOW, createChain } from '@/devnet/ledger/chain.mjs';
+
+/**
+ * What the devnet home page offers a newcomer to click: the scenario's telling wallets and the ledger's
+ * notable versions. Addresses and counts come from devnet/evm/scenario.json (a unit test keeps them in
+ * step; the file itself is too large to load in a page), versions from the simulated ledger itself.
+ */
+export interface ShowcaseWallet {
+  name: string;
+  address: `0x${string}`;
+  /** One line: what this wallet shows. */
+  shows: string;
+  /** The tab that shows it best. */
+  tab: 'history' | 'nfts';
+}
+
+export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
+  { name: 'alice', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tab: 'history', shows: 'The busiest history: 398 transactions of swaps, token sends and NFT trades' },
+  { name: 'bob', address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', tab: 'nfts', shows: 'The NFT collector: Lantern Lights and 1155 items, some traded and burned' },
+  { name: 'erin', address: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', tab: 'history', shows: 'The swapper: swaps both ways, and one reverted transfer' },
+  { name: 'carol', address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', tab: 'history', shows: 'The spam-airdrop victim: an unsolicited token, marked possible spam' },
+  { name: 'graceWallet', address: '0x6E18cA50fAcDD5ACA249C73dd6b4CA33a12cc3A0', tab: 'history', shows: 'The contract wallet: created through a factory, acts through execute()' },
+  { name: 'frank', address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', tab: 'history', shows: 'Payroll through MultiSend: ETH paid out as internal transfers' },
+  { name: 'oscar', address: '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a', tab: 'history', shows: 'Only ever an internal-call recipient: turn on internal transactions' },
+  { name: 'dave', address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', tab: 'history', shows: 'A casual wallet with exactly 10 transactions' },
+  { name: 'mallory', address: '0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097', tab: 'history', shows: 'Never transacts: what an empty history looks like' },
+];
+
+export interface ShowcaseVersion {
+  version: number;
+  label: string;
+  shows: string;
+}
+
+let versions: ShowcaseVersion[] | undefined;
+
+export function showcaseVersions(): ShowcaseVersion[] {
+  if (versions) return versions;
+  const chain = createChain();
+  const count = (h: number) => chain.lastVersionOf(h) - chain.firstVersionOf(h) + 1;
+  versions = [
+    { version: chain.firstVersionOf(BIG_BLOCK), label: `Block ${BIG_BLOCK}`, shows: `${count(BIG_BLOCK).toLocaleString('en-US')} transactions in one block` },
+    { version: chain.firstVersionOf(HUGE_BLOCK), label: `Block ${HUGE_BLOCK}`, shows: `${count(HUGE_BLOCK).toLocaleString('en-US')} transactions: the largest block` },
+    { version: chain.firstVersionOf(EPILOGUE_FROM), label: `Block ${EPILOGUE_FROM}`, shows: 'A newer block that ends with a block epilogue transaction' },
+    { version: chain.firstVersionOf(PRUNED_BELOW) - 1, label: 'Pruned', shows: 'A version older than the node keeps: what pruning looks like' },
+    { version: chain.headVersion, label: 'Head', shows: 'The newest version of the local ledger' },
+  ];
+  return versions;
+}

@@ -1,0 +1,44 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { getAddress } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { createChain, PRUNED_BELOW } from '@/devnet/ledger/chain.mjs';
+import { SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+
+type Scenario = {
+  accounts: Record<string, { checksumAddress: string; txCount: number }>;
+  contracts: Record<string, { address: string; txCount: number }>;
+  transactions: { kind: string; tokenTransfers: { to: string }[] }[];
+};
+const scenario = JSON.parse(readFileSync(path.join(__dirname, '../../../devnet/evm/scenario.json'), 'utf8')) as Scenario;
+
+describe('the devnet home showcase', () => {
+  it('lists each wallet at the address the scenario gave it, with the scenario’s own counts in its line', () => {
+    for (const w of SHOWCASE_WALLETS) {
+      const person = scenario.accounts[w.name];
+      const contract = scenario.contracts[w.name];
+      const account = person ?? contract;
+      expect(account, w.name).toBeDefined();
+      expect(w.address).toBe(getAddress((person ? person.checksumAddress : contract!.address) as `0x${string}`));
+      const claimed = w.shows.match(/(\d+) transactions/);
+      if (claimed) expect(Number(claimed[1]), w.name).toBe(account.txCount);
+    }
+  });
+
+  it('calls carol a spam-airdrop victim only because the scenario airdrops to her', () => {
+    const carol = scenario.accounts.carol.checksumAddress.toLowerCase();
+    const airdrops = scenario.transactions.filter((t) => t.kind === 'airdrop');
+    expect(airdrops.some((t) => t.tokenTransfers.some((x) => x.to.toLowerCase() === carol))).toBe(true);
+  });
+
+  it('links ledger versions that are what their labels say', () => {
+    const chain = createChain();
+    const byLabel = Object.fromEntries(showcaseVersions().map((v) => [v.label, v.version]));
+    expect(chain.lastVersionOf(4200) - chain.firstVersionOf(4200) + 1).toBe(2002);
+    expect(byLabel['Block 4200']).toBe(31813);
+    expect(chain.heightOf(byLabel['Block 5500']!)).toBe(5500);
+    expect(chain.lastVersionOf(5500) - byLabel['Block 5500']! + 1).toBe(10000);
+    expect(byLabel.Pruned).toBeLessThan(chain.firstVersionOf(PRUNED_BELOW));
+    expect(byLabel.Head).toBe(chain.headVersion);
+  });
+});
