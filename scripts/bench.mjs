@@ -47,6 +47,7 @@ try {
     ['../bench/evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url }],
     ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url }],
     ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
+    ['../bench/cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);

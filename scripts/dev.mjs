@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
+import { WARM_UP_PATHS, warmPaths } from './lib/warm-up.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);
@@ -24,3 +25,29 @@ const stop = shutdownOnce(async () => {
   await nets.stop();
 });
 next.on('exit', (code) => stop(code ?? 0));
+
+// Compile every route in the background once the dev server answers, home first, so the newcomer's
+// first clicks do not each wait for a compile (LANTERN_WARM_UP=off skips it).
+if (process.env.LANTERN_WARM_UP !== 'off') {
+  const port = Number(argValue('-p') ?? argValue('--port') ?? process.env.PORT ?? 3000);
+  void warmDevServer(`http://127.0.0.1:${port}`);
+}
+
+async function warmDevServer(origin) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(origin + '/robots.txt', { signal: AbortSignal.timeout(2000) });
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  const ms = await warmPaths(origin, WARM_UP_PATHS, (line) => console.warn(line));
+  console.log(`Lantern: every route compiled in ${(ms / 1000).toFixed(1)} s; pages now open without waiting`);
+}
+
+function argValue(flag) {
+  const i = process.argv.indexOf(flag);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
