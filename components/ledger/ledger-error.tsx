@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { U64_MAX } from '@/lib/interface/ledger';
 import { RetryButton } from './retry-button';
 
@@ -36,11 +37,11 @@ export function LedgerError({ kind, message }: { kind: LedgerErrorKind; message?
         )}
         {kind === 'unavailable' && <p>This is usually temporary. Nothing about the version is wrong.</p>}
       </div>
-      {(kind === 'unavailable' || kind === 'failed') && (
-        <div className="mt-4">
-          <RetryButton />
-        </div>
-      )}
+      <div className="mt-4 flex flex-wrap items-center gap-4 text-sm">
+        {(kind === 'unavailable' || kind === 'failed') && <RetryButton />}
+        <span className="text-ink-muted">Look up another version in the box above, or</span>
+        <Link href="/">go to the home page</Link>
+      </div>
     </section>
   );
 }
