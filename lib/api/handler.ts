@@ -7,6 +7,7 @@ import { config } from '@/lib/config';
 import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
+import { isLedgerPath, ledgerErrorBody } from './ledger-errors';
 
 /**
  * Plumbing shared by every route handler of the published API: access check, parameter and body
@@ -47,18 +48,20 @@ export function withApiHeaders(req: Request, res: Response, requestId = requestI
 }
 
 export function errorResponse(e: unknown, req?: Request, requestId?: string): Response {
+  // The ledger paths answer errors in the ledger node's shape, so ledger SDKs read them as the node's.
+  const body = req && isLedgerPath(new URL(req.url).pathname) ? ledgerErrorBody : (x: LanternError) => x.toJSON();
   if (isLanternError(e)) {
     // An error is about this moment (a version beyond the head today is a block tomorrow): never cache it.
     const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
     if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
-    return Response.json(e.toJSON(), { status: e.status, headers });
+    return Response.json(body(e), { status: e.status, headers });
   }
   // Unexpected: keep the detail in the server log, never in the body.
   (req ? requestLog(req, requestId) : log()).error({ err: e }, 'unhandled error in route handler');
-  return Response.json(
-    { message: 'Lantern failed unexpectedly; the error has been logged.', code: 'internal_error' },
-    { status: 500, headers: { 'Cache-Control': 'no-store' } },
-  );
+  return Response.json(body(new LanternError(500, 'internal_error', 'Lantern failed unexpectedly; the error has been logged.')), {
+    status: 500,
+    headers: { 'Cache-Control': 'no-store' },
+  });
 }
 
 /** Path parameters come URL-decoded from Next; validate them like any other input. */
@@ -144,7 +147,7 @@ export function zodToBadParameter(error: z.ZodError): LanternError {
 export function otherMethods(...allowed: ('GET' | 'POST')[]) {
   const allow = [...allowed, 'OPTIONS'].join(', ');
   const refuse = async (req: Request) => {
-    const res = errorResponse(new LanternError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`));
+    const res = errorResponse(new LanternError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`), req);
     res.headers.set('Allow', allow);
     return withApiHeaders(req, res);
   };

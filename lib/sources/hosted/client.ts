@@ -1,7 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { config } from '@/lib/config';
-import { LanternError } from '@/lib/errors';
+import { LanternError, type ErrorCode } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
 
 /**
@@ -111,11 +111,20 @@ async function parseBody<S extends z.ZodType>(res: Response, schema: S, key: str
   return parsed.data;
 }
 
+/**
+ * A sign-in refusal a Lantern upstream sends as 401 with its code (the vendor's auth API sends 400): passed
+ * on as the same refusal, not mistaken for this server's key being rejected.
+ */
+const SIGN_IN_REFUSALS: readonly ErrorCode[] = ['signature_mismatch', 'contract_wallet_refused'];
+
 async function mapFailure(res: Response, key: string, retryAfter: number | undefined): Promise<LanternError> {
-  const upstreamMessage = scrub(await readMessage(res), key);
+  const upstream = await readMessage(res);
+  const upstreamMessage = scrub(upstream.message, key);
   switch (true) {
     case res.status === 400 || res.status === 422:
       return new LanternError(400, 'upstream_bad_request', upstreamMessage || 'The data provider refused the request as invalid.');
+    case res.status === 401 && SIGN_IN_REFUSALS.includes(upstream.code as ErrorCode) && !!upstreamMessage:
+      return new LanternError(401, upstream.code as ErrorCode, upstreamMessage);
     case res.status === 401 || res.status === 403:
       return new LanternError(502, 'upstream_key_rejected', "The data provider rejected this server's API key.");
     case res.status === 404:
@@ -131,20 +140,21 @@ async function mapFailure(res: Response, key: string, retryAfter: number | undef
   }
 }
 
-async function readMessage(res: Response): Promise<string> {
+async function readMessage(res: Response): Promise<{ message: string; code?: string }> {
   try {
     const text = (await res.text()).slice(0, 2000);
     try {
-      const body = JSON.parse(text) as { message?: unknown };
+      const body = JSON.parse(text) as { message?: unknown; code?: unknown };
       const m = body?.message;
-      if (typeof m === 'string') return m;
-      if (Array.isArray(m)) return m.filter((x) => typeof x === 'string').join(', ');
-      return '';
+      const code = typeof body?.code === 'string' ? body.code : undefined;
+      if (typeof m === 'string') return { message: m, code };
+      if (Array.isArray(m)) return { message: m.filter((x) => typeof x === 'string').join(', '), code };
+      return { message: '', code };
     } catch {
-      return '';
+      return { message: '' };
     }
   } catch {
-    return '';
+    return { message: '' };
   }
 }
 
