@@ -2,6 +2,7 @@ import { previewMetadata, walletPreview } from '@/app/_og/previews';
 import type { Metadata } from 'next';
 import { createLoader } from 'nuqs/server';
 import { Suspense } from 'react';
+import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
@@ -52,6 +53,9 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   const { time: _time, ...serverView } = view;
   return (
     <>
+      <Suspense key={chain.name} fallback={<BalanceHeaderSkeleton />}>
+        <BalanceHeader address={address} chain={chain.name} />
+      </Suspense>
       <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} />
       <Suspense key={JSON.stringify(serverView)} fallback={<div className="mt-4"><HistorySkeleton /></div>}>
         <FirstPage address={address} view={serverView} chain={chain} labels={labels} otherChains={chains} />

@@ -13,6 +13,7 @@ import {
   verifyBodySchema,
   verifyResponseSchema,
 } from '@/lib/interface';
+import { nativeBalanceSchema } from '@/lib/interface/balance';
 import { exampleFromOpenApi, readReference, REFERENCE_DIR } from './reference';
 
 /** Every parse must succeed; on failure show which field of which file. */
@@ -107,6 +108,10 @@ const claims: Record<string, () => void> = {
     const f = readReference<Json[]>('errors-auth-400-jssdk-mock.json');
     expect(f.length).toBeGreaterThan(0);
     for (const e of f) parseOk(providerErrorSchema, e.body, e.endpoint);
+  },
+  'native-balance-jssdk-mock.json': () => {
+    const f = readReference<Json>('native-balance-jssdk-mock.json');
+    expect(parseOk(nativeBalanceSchema, f.response.body, 'response')).toEqual({ balance: '39600000000000000' });
   },
   // Parsed by tests/unit/chains.test.ts.
   'chains-evm-history-and-nfts-by-source.json': () => {},

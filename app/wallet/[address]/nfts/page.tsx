@@ -5,6 +5,7 @@ import { createLoader, type inferParserType } from 'nuqs/server';
 import { Suspense } from 'react';
 import { ErrorState } from '@/components/wallet/error-state';
 import { NftCard, type NftCardView } from '@/components/wallet/nft-card';
+import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
 import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { SyncingBanner } from '@/components/wallet/syncing-banner';
@@ -44,6 +45,11 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
   }
   return (
     <>
+      {chainResult.chain.operations.includes('history') && (
+        <Suspense key={chainResult.chain.name} fallback={<BalanceHeaderSkeleton />}>
+          <BalanceHeader address={address} chain={chainResult.chain.name} />
+        </Suspense>
+      )}
       <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
       <section aria-labelledby="nft-heading" className="mt-4">
         <h2 id="nft-heading" className="sr-only">

@@ -1,0 +1,48 @@
+import { getWalletSummary } from '@/lib/operations/wallet-balance';
+import { formatUnits, formatUtc } from '@/lib/wallet/format';
+
+/**
+ * The wallet's native balance in the chain's currency, its number of transactions where the source
+ * knows it, and its first and latest activity. A server component streamed behind a placeholder; a
+ * failure reads as one quiet line, never as a broken page (the history below explains errors in full).
+ */
+export async function BalanceHeader({ address, chain }: { address: string; chain: string | undefined }) {
+  let summary;
+  try {
+    summary = await getWalletSummary(address, chain);
+  } catch {
+    return (
+      <p className="mt-3 text-sm text-ink-muted" data-testid="balance-unavailable">
+        Balance unavailable right now.
+      </p>
+    );
+  }
+  const { symbol, decimals } = summary.chain.nativeCurrency;
+  const amount = formatUnits(summary.balance, decimals);
+  return (
+    <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4" data-testid="balance-header">
+      <div className="min-w-0">
+        <dt className="text-xs text-ink-muted">Balance</dt>
+        <dd className="break-all font-semibold" title={`${amount.full} ${symbol}`} data-testid="balance" data-wei={summary.balance}>
+          {amount.text} {symbol}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-xs text-ink-muted">Transactions</dt>
+        <dd data-testid="tx-count">{summary.transactionCount === undefined ? 'Not known' : summary.transactionCount.toLocaleString('en-US')}</dd>
+      </div>
+      <div>
+        <dt className="text-xs text-ink-muted">First activity</dt>
+        <dd data-testid="first-activity">{summary.firstActivity ? formatUtc(summary.firstActivity) : 'None'}</dd>
+      </div>
+      <div>
+        <dt className="text-xs text-ink-muted">Latest activity</dt>
+        <dd data-testid="last-activity">{summary.lastActivity ? formatUtc(summary.lastActivity) : 'None'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+export function BalanceHeaderSkeleton() {
+  return <div className="mt-3 h-12 rounded bg-sunken motion-safe:animate-pulse" aria-hidden="true" />;
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
+import { startLantern, type LanternInstance } from '../support/lantern';
+import { freePort } from '../support/ports';
+
+/**
+ * GET /api/v2.2/{address}/balance against a chain of its own (a bare anvil: this file sends
+ * transactions, which the shared seeded devnet must never see), in node mode and in hosted mode fronting
+ * node mode. Expected balances are the node's eth_getBalance. Node mode keys its cache to the head block
+ * (the head itself is shared for 1 s); hosted mode keeps answers 10 s: so after a new block each mode is
+ * awaited until it shows the new balance (polled, bounded), and must never show any other value.
+ */
+const UPSTREAM_KEY = 'balance-hosted-key-0123456789';
+// anvil's default dev accounts (unlocked): 0 pays 3.
+const PAYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const WALLET = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const EMPTY = '0x000000000000000000000000000000000000dEaD';
+
+let anvil: { url: string; stop: () => Promise<void> };
+let node: LanternInstance;
+let hosted: LanternInstance;
+
+async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+const nodeBalance = async (address: string) => BigInt(await rpc<string>('eth_getBalance', [address, 'latest'])).toString();
+
+async function balance(base: string, address: string, query = '?chain=devnet') {
+  const res = await fetch(`${base}/api/v2.2/${address}/balance${query}`);
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
+}
+
+/** Sends `wei` from PAYER to WALLET (anvil mines it at once) and returns the wallet's balance after it. */
+async function pay(wei: bigint): Promise<string> {
+  const hash = await rpc<string>('eth_sendTransaction', [{ from: PAYER, to: WALLET, value: `0x${wei.toString(16)}` }]);
+  for (let i = 0; i < 100 && !(await rpc<unknown>('eth_getTransactionReceipt', [hash])); i++) await new Promise((r) => setTimeout(r, 50));
+  return nodeBalance(WALLET);
+}
+
+/** Polls until `base` answers `expected`; every answer on the way must be `before` or `expected`. */
+async function untilShows(base: string, before: string, expected: string) {
+  for (let i = 0; i < 300; i++) {
+    const r = await balance(base, WALLET);
+    expect(r.status).toBe(200);
+    expect([before, expected]).toContain(r.json.balance);
+    if (r.json.balance === expected) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${base} never showed ${expected}`);
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  anvil = await spawnAnvil({ port });
+  node = await startLantern({ EVM_RPC_URL: anvil.url, DEVNET_EVM_PORT: String(port), API_KEYS: UPSTREAM_KEY });
+  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet' });
+});
+afterAll(async () => {
+  await hosted?.stop();
+  await node?.stop();
+  await anvil?.stop();
+});
+
+describe('GET /api/v2.2/{address}/balance', () => {
+  it('answers {balance} in wei equal to eth_getBalance, in node mode and through a hosted Lantern', async () => {
+    const expected = await nodeBalance(WALLET);
+    const direct = await fetch(`${node.url}/api/v2.2/${WALLET}/balance?chain=devnet`, { headers: { 'X-API-Key': UPSTREAM_KEY } });
+    expect(direct.status).toBe(200);
+    expect(await direct.json()).toEqual({ balance: expected });
+    const viaHosted = await balance(hosted.url, WALLET);
+    expect(viaHosted.status).toBe(200);
+    expect(viaHosted.json).toEqual({ balance: expected });
+    expect(await balance(hosted.url, EMPTY)).toMatchObject({ status: 200, json: { balance: await nodeBalance(EMPTY) } });
+  });
+
+  it('shows the new balance after new blocks arrive (node: keyed to the head block; hosted: within its lifetime)', async () => {
+    const nodeGet = (address: string) => fetch(`${node.url}/api/v2.2/${address}/balance?chain=devnet`, { headers: { 'X-API-Key': UPSTREAM_KEY } });
+    for (const wei of [1_000_000_007n, 3n]) {
+      const before = await nodeBalance(WALLET);
+      // Both modes have cached the balance before the block.
+      expect((await (await nodeGet(WALLET)).json()).balance).toBe(before);
+      expect((await balance(hosted.url, WALLET)).json.balance).toBe(before);
+      const after = await pay(wei);
+      expect(BigInt(after) - BigInt(before)).toBe(wei);
+      // Node mode: the next head is a new cache key.
+      for (let i = 0; i < 300; i++) {
+        const b = (await (await nodeGet(WALLET)).json()).balance;
+        expect([before, after]).toContain(b);
+        if (b === after) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect((await (await nodeGet(WALLET)).json()).balance).toBe(after);
+      await untilShows(hosted.url, before, after);
+    }
+  });
+
+  it('names what was wrong: bad address, unknown chain', async () => {
+    const bad = await balance(hosted.url, '0x123');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ code: 'invalid_parameter', parameter: 'address' });
+    const chain = await fetch(`${node.url}/api/v2.2/${WALLET}/balance?chain=nosuchchain`, { headers: { 'X-API-Key': UPSTREAM_KEY } });
+    expect(chain.status).toBe(400);
+    expect(await chain.json()).toMatchObject({ code: 'invalid_parameter' });
+  });
+
+  it('the wallet page shows the balance in the chain’s currency, the transaction count and activity', async () => {
+    const expected = await nodeBalance(WALLET);
+    const html = await (await fetch(`${node.url}/wallet/${WALLET}?chain=devnet`)).text();
+    expect(html).toContain(`data-wei="${expected}"`);
+    expect(html).toMatch(/data-testid="balance"[^>]*>[\d,.]+<!-- --> <!-- -->ETH/);
+    // Node mode counts from its activity index; the node's own count: transactions to or from the wallet.
+    const head = Number(await rpc<string>('eth_blockNumber'));
+    let count = 0;
+    for (let n = 0; n <= head; n++) {
+      const block = await rpc<{ transactions: { from: string; to: string | null }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
+      count += block.transactions.filter((t) => [t.from, t.to].some((a) => a?.toLowerCase() === WALLET.toLowerCase())).length;
+    }
+    expect(html).toMatch(new RegExp(`data-testid="tx-count"[^>]*>${count}<`));
+    // Through a hosted Lantern: the same balance; the hosted API gives no count, and the page says so.
+    const hostedHtml = await (await fetch(`${hosted.url}/wallet/${WALLET}?chain=devnet`)).text();
+    expect(hostedHtml).toContain(`data-wei="${await nodeBalance(WALLET)}"`);
+    expect(hostedHtml).toMatch(/data-testid="tx-count"[^>]*>Not known</);
+  });
+});
