@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'version_not_found'
   | 'block_not_found'
   | 'block_pruned'
+  | 'transaction_not_found'
+  | 'transaction_pending'
   | 'challenge_expired'
   | 'challenge_not_found'
   | 'challenge_used'

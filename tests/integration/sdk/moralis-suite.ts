@@ -181,6 +181,35 @@ export function moralisSuite(label: string, target: () => MoralisTarget) {
       });
     });
 
+    describe('the balance and transaction operations', () => {
+      const fromApi = async (path: string) => {
+        const res = await fetch(`${target().reference}${path}`, { headers: { 'X-API-Key': SDK_API_KEY } });
+        expect(res.status, path).toBe(200);
+        return res.json();
+      };
+
+      it('EvmApi.balance.getNativeBalance equals the published API (and the SDK reads it as wei)', async () => {
+        const r = await Moralis.EvmApi.balance.getNativeBalance({ address: alice, chain: CHAIN });
+        const expected = (await fromApi(`/api/v2.2/${alice}/balance?chain=${CHAIN}`)) as { balance: string };
+        expect(r.raw).toEqual(expected);
+        expect(r.result.balance.wei).toBe(expected.balance);
+      });
+
+      it('EvmApi.transaction.getTransaction and getTransactionVerbose equal the published API', async () => {
+        const hash = m.transactions.find((t) => t.kind === 'erc20_transfer')!.hash;
+        const plain = await Moralis.EvmApi.transaction.getTransaction({ transactionHash: hash, chain: CHAIN });
+        expect(plain?.raw).toEqual(await fromApi(`/api/v2.2/transaction/${hash}?chain=${CHAIN}`));
+        expect(plain?.result.hash).toBe(hash);
+        const verbose = await Moralis.EvmApi.transaction.getTransactionVerbose({ transactionHash: hash, chain: CHAIN });
+        expect(verbose?.raw).toEqual(await fromApi(`/api/v2.2/transaction/${hash}/verbose?chain=${CHAIN}`));
+        expect((verbose?.raw as { decoded_call?: { label: string } }).decoded_call?.label).toBe('transfer');
+      });
+
+      it('an unknown hash: getTransaction answers null, as the SDK does for the provider’s 404', async () => {
+        expect(await Moralis.EvmApi.transaction.getTransaction({ transactionHash: `0x${'cd'.repeat(32)}`, chain: CHAIN })).toBeNull();
+      });
+    });
+
     describe('AptosApi.blocks.getBlockByVersion (the SDK’s Aptos module)', () => {
       const ledger = () => target().ledgerUrl;
       const firstVersionOf = async (height: number) => BigInt(((await (await fetch(`${ledger()}/blocks/by_height/${height}`)).json()) as { first_version: string }).first_version);

@@ -14,6 +14,7 @@ import {
   verifyResponseSchema,
 } from '@/lib/interface';
 import { nativeBalanceSchema } from '@/lib/interface/balance';
+import { transactionSchema } from '@/lib/interface/transaction';
 import { exampleFromOpenApi, readReference, REFERENCE_DIR } from './reference';
 
 /** Every parse must succeed; on failure show which field of which file. */
@@ -112,6 +113,19 @@ const claims: Record<string, () => void> = {
   'native-balance-jssdk-mock.json': () => {
     const f = readReference<Json>('native-balance-jssdk-mock.json');
     expect(parseOk(nativeBalanceSchema, f.response.body, 'response')).toEqual({ balance: '39600000000000000' });
+  },
+  'transaction-jssdk-mock.json': () => {
+    const f = readReference<Json>('transaction-jssdk-mock.json');
+    const tx = parseOk(transactionSchema, f.response.body, 'response');
+    expect(tx).toMatchObject({ receipt_status: '1', to_address_label: null, receipt_contract_address: null });
+    expect(tx.logs[0]).toMatchObject({ topic3: null, log_index: '110' });
+    expect(tx.transfer_index).toEqual([15416552, 47]); // unknown fields kept
+  },
+  'transaction-verbose-jssdk-mock.json': () => {
+    const f = readReference<Json>('transaction-verbose-jssdk-mock.json');
+    const tx = parseOk(transactionSchema, f.response.body, 'response');
+    expect(tx.decoded_call).toMatchObject({ label: 'transfer', signature: 'transfer(address,uint256)' });
+    expect(tx.logs[0].decoded_event?.params.map((p) => p.name)).toEqual(['from', 'to', 'value']);
   },
   // Parsed by tests/unit/chains.test.ts.
   'chains-evm-history-and-nfts-by-source.json': () => {},

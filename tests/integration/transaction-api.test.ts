@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadManifest, type TxKind } from '../../devnet/evm/index.mjs';
+import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
+import { startLantern, type LanternInstance } from '../support/lantern';
+import { freePort } from '../support/ports';
+
+/**
+ * GET /api/v2.2/transaction/{hash} and /verbose, node mode on the shared seeded devnet and hosted mode
+ * fronting it; every expected value is read from the node (eth_getTransactionByHash, the receipt,
+ * debug_traceTransaction). The pending case runs on a bare anvil of its own with automine off.
+ */
+const UPSTREAM_KEY = 'tx-hosted-key-0123456789';
+const m = loadManifest();
+const KINDS: [string, TxKind][] = [
+  ['send', 'eth_send'],
+  ['token send', 'erc20_transfer'],
+  ['swap', 'swap'],
+  ['NFT batch', 'erc1155_batch'],
+  ['contract creation', 'deploy'],
+  ['reverted', 'revert'],
+  ['internal fan-out', 'multisend'],
+];
+const sample = (kind: TxKind) => m.transactions.find((t) => t.kind === kind)!.hash;
+
+let node: LanternInstance;
+let hosted: LanternInstance;
+let rpcUrl: string;
+
+async function rpc<T>(method: string, params: unknown[] = [], url = rpcUrl): Promise<T> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const body = (await res.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+async function get(base: string, path: string) {
+  const res = await fetch(base + path, { headers: { 'X-API-Key': UPSTREAM_KEY } });
+  return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+interface Trace { calls?: Trace[] }
+const countCalls = (t: Trace): number => (t.calls ?? []).reduce((n, c) => n + 1 + countCalls(c), 0);
+
+beforeAll(async () => {
+  rpcUrl = inject('evmRpcUrl');
+  node = await startLantern({ EVM_RPC_URL: rpcUrl, DEVNET_EVM_PORT: String(inject('evmPort')), API_KEYS: UPSTREAM_KEY });
+  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet', API_KEYS: UPSTREAM_KEY });
+});
+afterAll(async () => {
+  await hosted?.stop();
+  await node?.stop();
+});
+
+describe('GET /api/v2.2/transaction/{hash}', () => {
+  for (const [label, kind] of KINDS) {
+    it(`${label}: what the node says, the same through a hosted Lantern`, async () => {
+      const hash = sample(kind);
+      const [tx, receipt, trace] = await Promise.all([
+        rpc<Record<string, string>>('eth_getTransactionByHash', [hash]),
+        rpc<Record<string, any>>('eth_getTransactionReceipt', [hash]), // eslint-disable-line @typescript-eslint/no-explicit-any
+        rpc<Trace>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]),
+      ]);
+      const r = await get(node.url, `/api/v2.2/transaction/${hash}?chain=devnet&include=internal_transactions`);
+      expect(r.status).toBe(200);
+      const d = r.json;
+      expect(d).toMatchObject({
+        hash,
+        from_address: tx.from.toLowerCase(),
+        to_address: tx.to ? tx.to.toLowerCase() : null,
+        value: BigInt(tx.value).toString(),
+        nonce: BigInt(tx.nonce).toString(),
+        block_number: BigInt(tx.blockNumber).toString(),
+        block_hash: tx.blockHash,
+        input: tx.input,
+        receipt_status: String(Number(receipt.status)),
+        receipt_gas_used: BigInt(receipt.gasUsed).toString(),
+        receipt_contract_address: receipt.contractAddress ? String(receipt.contractAddress).toLowerCase() : null,
+        gas_price: BigInt(receipt.effectiveGasPrice).toString(),
+      });
+      expect(d.logs.map((l: { topic0: string; log_index: string }) => [l.log_index, l.topic0])).toEqual(
+        receipt.logs.map((l: { logIndex: string; topics: string[] }) => [BigInt(l.logIndex).toString(), l.topics[0]]),
+      );
+      expect(d.internal_transactions).toHaveLength(countCalls(trace));
+      expect(d.decoded_call).toBeUndefined(); // only the verbose form decodes
+
+      const viaHosted = await get(hosted.url, `/api/v2.2/transaction/${hash}?include=internal_transactions`);
+      expect(viaHosted).toEqual(r);
+    });
+  }
+
+  it('verbose: the token send’s call and Transfer log decoded; a non-token log is left undecoded', async () => {
+    const hash = sample('erc20_transfer');
+    const receipt = await rpc<{ logs: { data: string; topics: string[] }[] }>('eth_getTransactionReceipt', [hash]);
+    const r = await get(node.url, `/api/v2.2/transaction/${hash}/verbose?chain=devnet`);
+    expect(r.status).toBe(200);
+    expect(r.json.decoded_call).toMatchObject({ label: 'transfer', signature: 'transfer(address,uint256)', type: 'function' });
+    const transfer = r.json.logs.find((l: { topic0: string }) => l.topic0 === receipt.logs[0].topics[0]);
+    expect(transfer.decoded_event).toMatchObject({ label: 'Transfer', type: 'event' });
+    expect(transfer.decoded_event.params.find((p: { name: string }) => p.name === 'value').value).toBe(BigInt(receipt.logs[0].data).toString());
+    expect(await get(hosted.url, `/api/v2.2/transaction/${hash}/verbose`)).toEqual(r);
+  });
+
+  it('an unknown hash is a 404 that says so, in both modes; a malformed one a 400 naming it', async () => {
+    const unknown = `0x${'ab'.repeat(32)}`;
+    for (const base of [node.url, hosted.url]) {
+      const r = await get(base, `/api/v2.2/transaction/${unknown}?chain=devnet`);
+      expect(r.status).toBe(404);
+      expect(r.json).toMatchObject({ code: 'transaction_not_found' });
+      expect(r.json.message).toContain(unknown);
+      const bad = await get(base, '/api/v2.2/transaction/0x1234?chain=devnet');
+      expect([bad.status, bad.json.parameter]).toEqual([400, 'hash']);
+    }
+  });
+
+  it('a pending transaction says pending', async () => {
+    const port = await freePort();
+    const anvil = await spawnAnvil({ port, args: ['--no-mining'] });
+    const own = await startLantern({ EVM_RPC_URL: anvil.url, DEVNET_EVM_PORT: String(port) });
+    try {
+      const hash = await rpc<string>(
+        'eth_sendTransaction',
+        [{ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', to: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', value: '0x1' }],
+        anvil.url,
+      );
+      const r = await (await fetch(`${own.url}/api/v2.2/transaction/${hash}?chain=devnet`)).json();
+      expect(r).toMatchObject({ code: 'transaction_pending' });
+      expect(r.message).toMatch(/pending/);
+    } finally {
+      await own.stop();
+      await anvil.stop();
+    }
+  });
+});
