@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { useId, useState } from 'react';
 import { formatAge, formatUtc, groupThousands, truncateMiddle } from '@/lib/wallet/format';
 import { DIRECTION_LABEL, movementLine, type ChainView, type Transfer, type TxView } from '@/lib/wallet/tx-view';
@@ -159,6 +160,11 @@ function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView }) {
         </div>
       )}
 
+      <p>
+        <Link href={`/tx/${tx.hash}?chain=${encodeURIComponent(chain.name)}`} data-testid="tx-page-link">
+          Open the transaction page
+        </Link>
+      </p>
       {explorer ? (
         <p className="flex flex-wrap gap-x-4">
           <a href={`${explorer}/tx/${tx.hash}`} target="_blank" rel="noopener noreferrer">

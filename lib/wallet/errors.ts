@@ -26,6 +26,10 @@ export function errorCopy(code: string | undefined, status?: number): ErrorCopy 
       return { title: 'A filter is not valid', hint: 'Something in the address bar is not a value Lantern accepts. Fix it or reset the filters.', retry: false };
     case 'unauthorized':
       return { title: 'Not allowed', hint: 'This page’s access token expired. Reload the page.', retry: false };
+    case 'transaction_not_found':
+      return { title: 'Transaction not found', hint: 'No transaction has this hash on this chain. Check the hash, or pick the chain it was sent on.', retry: false };
+    case 'transaction_pending':
+      return { title: 'Pending', hint: 'This transaction is waiting to be included in a block. Retry in a few seconds.', retry: true };
     case 'not_found':
       return { title: 'Not found', hint: 'The data provider does not know this wallet on this chain.', retry: false };
     default:

@@ -1,6 +1,7 @@
 import 'server-only';
 import { resolveChain } from '@/lib/chains';
 import { serializeTransaction, type HistoryQuery } from '@/lib/interface/history';
+import { siteOrigin } from '@/lib/config';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { csvLine } from './csv';
 import { utcDate, formatUtc } from './format';
@@ -27,6 +28,7 @@ export const CSV_COLUMNS = [
   'fee_currency',
   'method',
   'possible_spam',
+  'transaction_url',
 ];
 
 function amounts(list: Transfer[]): string {
@@ -93,6 +95,7 @@ export function historyCsvStream(address: string, query: HistoryQuery, opts: { i
             tx.feePaidByWallet && tx.fee ? view.symbol : '',
             tx.method,
             tx.spam ? 'true' : 'false',
+            `${siteOrigin()}/tx/${tx.hash}?chain=${encodeURIComponent(view.name)}`,
           ]);
         }
         cursor = page.cursor ?? undefined;

@@ -1,0 +1,94 @@
+import 'server-only';
+import type { TransactionDetail, InternalTx } from '@/lib/interface/transaction';
+
+/**
+ * What the transaction page shows, derived from the transaction answer alone (so node and hosted mode
+ * show the same): the token and NFT movements read from its decoded standard-token logs, the native
+ * movements (top-level value and internal calls that moved value and did not revert), and the call tree.
+ */
+
+export interface TokenMove {
+  kind: 'erc20' | 'erc721' | 'erc1155';
+  token: string;
+  from: string;
+  to: string;
+  /** Raw amount (ERC-20 base units, ERC-1155 count; 1 for ERC-721). */
+  amount: string;
+  tokenId: string | null;
+  logIndex: string;
+}
+
+export interface NativeMove {
+  from: string;
+  to: string;
+  value: string;
+  internal: boolean;
+}
+
+export interface CallNode {
+  call: InternalTx;
+  children: CallNode[];
+}
+
+const param = (params: { name: string; value: string }[], ...names: string[]) => params.find((p) => names.includes(p.name))?.value ?? '';
+const lower = (s: string) => s.toLowerCase();
+
+export function tokenMoves(tx: TransactionDetail): TokenMove[] {
+  const out: TokenMove[] = [];
+  for (const log of tx.logs) {
+    const e = log.decoded_event;
+    if (!e) continue;
+    const base = { token: lower(log.address), logIndex: log.log_index };
+    if (e.label === 'Transfer' && e.params.some((p) => p.name === 'tokenId')) {
+      out.push({ ...base, kind: 'erc721', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: '1', tokenId: param(e.params, 'tokenId') });
+    } else if (e.label === 'Transfer') {
+      out.push({ ...base, kind: 'erc20', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: param(e.params, 'value'), tokenId: null });
+    } else if (e.label === 'TransferSingle') {
+      out.push({ ...base, kind: 'erc1155', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: param(e.params, 'value'), tokenId: param(e.params, 'id') });
+    } else if (e.label === 'TransferBatch') {
+      const ids = param(e.params, 'ids').replace(/^\[|\]$/g, '').split(',').filter(Boolean);
+      const values = param(e.params, 'values').replace(/^\[|\]$/g, '').split(',').filter(Boolean);
+      ids.forEach((id, i) =>
+        out.push({ ...base, kind: 'erc1155', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: values[i] ?? '0', tokenId: id }),
+      );
+    }
+  }
+  return out;
+}
+
+export function nativeMoves(tx: TransactionDetail): NativeMove[] {
+  if (tx.receipt_status === '0') return []; // a reverted transaction moved no value
+  const out: NativeMove[] = [];
+  if (tx.value !== '0' && tx.to_address) out.push({ from: tx.from_address, to: tx.to_address, value: tx.value, internal: false });
+  if (tx.value !== '0' && !tx.to_address && tx.receipt_contract_address) out.push({ from: tx.from_address, to: tx.receipt_contract_address, value: tx.value, internal: false });
+  for (const c of tx.internal_transactions ?? []) {
+    if (c.value !== '0' && !c.reverted && c.to && c.type !== 'DELEGATECALL') out.push({ from: lower(c.from), to: lower(c.to), value: c.value, internal: true });
+  }
+  return out;
+}
+
+/** The flat, depth-tagged call list as a tree (depth 1 = called by the transaction). */
+export function callTree(calls: InternalTx[]): CallNode[] {
+  const roots: CallNode[] = [];
+  const stack: CallNode[] = [];
+  for (const call of calls) {
+    const depth = call.depth ?? 1;
+    const node: CallNode = { call, children: [] };
+    while (stack.length >= depth) stack.pop();
+    (stack.length ? stack[stack.length - 1].children : roots).push(node);
+    stack.push(node);
+  }
+  return roots;
+}
+
+export function fee(tx: TransactionDetail): string {
+  return (BigInt(tx.receipt_gas_used) * BigInt(tx.gas_price)).toString();
+}
+
+/** The method: the decoded call, else the selector; plain sends and contract creations say so. */
+export function methodOf(tx: TransactionDetail): string {
+  if (!tx.to_address) return 'Contract creation';
+  if (tx.decoded_call) return tx.decoded_call.label;
+  if (tx.input === '0x' || tx.input === '') return 'Transfer';
+  return tx.input.slice(0, 10);
+}
