@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 
 /**
  * GET /api/v2.2/{address}/balance against a chain of its own (a bare anvil: this file sends
@@ -17,6 +18,7 @@ const WALLET = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 const EMPTY = '0x000000000000000000000000000000000000dEaD';
 
 let anvil: { url: string; stop: () => Promise<void> };
+let proxy: RpcProxy;
 let node: LanternInstance;
 let hosted: LanternInstance;
 
@@ -55,12 +57,15 @@ async function untilShows(base: string, before: string, expected: string) {
 beforeAll(async () => {
   const port = await freePort();
   anvil = await spawnAnvil({ port });
-  node = await startLantern({ EVM_RPC_URL: anvil.url, DEVNET_EVM_PORT: String(port), API_KEYS: UPSTREAM_KEY });
+  // Lantern reads the node through a recording proxy: the cache is observable as calls not made.
+  proxy = await startRpcProxy(anvil.url);
+  node = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_EVM_PORT: String(proxy.port), API_KEYS: UPSTREAM_KEY });
   hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet' });
 });
 afterAll(async () => {
   await hosted?.stop();
   await node?.stop();
+  await proxy?.stop();
   await anvil?.stop();
 });
 
@@ -95,6 +100,24 @@ describe('GET /api/v2.2/{address}/balance', () => {
       expect((await (await nodeGet(WALLET)).json()).balance).toBe(after);
       await untilShows(hosted.url, before, after);
     }
+  });
+
+  it('node mode reads the node once per head block: repeats are cached, a new block is a new read', async () => {
+    const wallet = '0x00000000000000000000000000000000000b0b0b';
+    const reads = () => proxy.calls.filter((c) => c.method === 'eth_getBalance' && String(c.params[0]).toLowerCase() === wallet);
+    const ask = async () => (await fetch(`${node.url}/api/v2.2/${wallet}/balance?chain=devnet`, { headers: { 'X-API-Key': UPSTREAM_KEY } })).json();
+    const head = Number(await rpc<string>('eth_blockNumber'));
+    for (let i = 0; i < 3; i++) expect(await ask()).toEqual({ balance: '0' });
+    expect(reads().map((c) => c.params[1])).toEqual([`0x${head.toString(16)}`]); // read at the head, once
+    await rpc('evm_mine');
+    // The head Lantern sees is shared for 1 s: poll until it reads at the new block, then never again there.
+    for (let i = 0; i < 300 && reads().length < 2; i++) {
+      await ask();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reads().map((c) => c.params[1])).toEqual([`0x${head.toString(16)}`, `0x${(head + 1).toString(16)}`]);
+    await ask();
+    expect(reads()).toHaveLength(2);
   });
 
   it('names what was wrong: bad address, unknown chain', async () => {
