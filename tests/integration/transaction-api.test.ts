@@ -111,6 +111,32 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     }
   });
 
+  it('hostile input to the new operations is a 4xx JSON naming it, never a 5xx, in both modes', async () => {
+    const good = sample('eth_send');
+    const wallet = m.accounts.alice.checksumAddress;
+    const badHashes = ['0x', '0x12', good + '00', good.slice(0, -1) + 'g', '%00', '..%2F..%2Fetc', '0x' + 'f'.repeat(400), '%F0%9F%92%A9', ' ', "'; DROP TABLE x; --"];
+    const badAddresses = ['0x', '0x123', 'vitalik', wallet + '00', '%00', '0x' + 'f'.repeat(400)];
+    const badQueries = ['chain=dogecoin', 'chain=0x0', 'chain=eth%00', `chain=${'a'.repeat(3000)}`, 'include=logs', 'include=', 'include=internal_transactions&include=x'];
+    const cases: [string, string][] = [
+      ...badHashes.flatMap((h) => [`/api/v2.2/transaction/${h}?chain=devnet`, `/api/v2.2/transaction/${h}/verbose?chain=devnet`]),
+      ...badQueries.map((q) => `/api/v2.2/transaction/${good}?${q}`),
+      ...badAddresses.map((a) => `/api/v2.2/${a}/balance?chain=devnet`),
+      ...badQueries.filter((q) => q.startsWith('chain')).map((q) => `/api/v2.2/${wallet}/balance?${q}`),
+    ].map((path) => ['GET', path] as [string, string]);
+    cases.push(['POST', `/api/v2.2/transaction/${good}`], ['DELETE', `/api/v2.2/${wallet}/balance`]);
+    for (const base of [node.url, hosted.url]) {
+      for (const [method, path] of cases) {
+        const res = await fetch(base + path, { method, headers: { 'X-API-Key': UPSTREAM_KEY } });
+        const text = await res.text();
+        expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path}: ${text}`).toBeLessThan(500);
+        expect(typeof (JSON.parse(text) as { message?: unknown }).message, `${method} ${path}`).toBe('string');
+      }
+      // Still serving: a good lookup answers.
+      expect((await fetch(`${base}/api/v2.2/transaction/${good}?chain=devnet`, { headers: { 'X-API-Key': UPSTREAM_KEY } })).status).toBe(200);
+    }
+  });
+
   it('a pending transaction says pending', async () => {
     const port = await freePort();
     const anvil = await spawnAnvil({ port, args: ['--no-mining'] });
