@@ -150,6 +150,10 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       const r = await (await fetch(`${own.url}/api/v2.2/transaction/${hash}?chain=devnet`)).json();
       expect(r).toMatchObject({ code: 'transaction_pending' });
       expect(r.message).toMatch(/pending/);
+      // The page says so too.
+      const html = await (await fetch(`${own.url}/tx/${hash}?chain=devnet`)).text();
+      expect(html).toContain('data-error-code="transaction_pending"');
+      expect(html).toMatch(/is pending on/);
     } finally {
       await own.stop();
       await anvil.stop();
