@@ -55,7 +55,11 @@ async function load(param: string, chain: Chain) {
     const parsed = transactionHashSchema.safeParse(param);
     if (!parsed.success) throw badParameter('hash', `hash: ${parsed.error.issues[0].message}`);
     const tx = await getTransaction(parsed.data, { chain: chain.name, include: 'internal_transactions' }, true);
-    const labels: Record<string, string> = Object.fromEntries((await listSavedWallets()).map((w) => [w.address.toLowerCase(), w.label]));
+    // The source's own labels (hosted: entity names), then the person's saved labels over them.
+    const labels: Record<string, string> = {};
+    if (tx.from_address_label) labels[tx.from_address.toLowerCase()] = tx.from_address_label;
+    if (tx.to_address && tx.to_address_label) labels[tx.to_address.toLowerCase()] = tx.to_address_label;
+    for (const w of await listSavedWallets()) labels[w.address.toLowerCase()] = w.label;
     const moves = tokenMoves(tx);
     const tokens =
       config().mode === 'node' && moves.length > 0
