@@ -1,8 +1,18 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/lib/chromium.mjs';
+import { freePortsSync } from './scripts/lib/free-ports.mjs';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
-const hostedPort = Number(process.env.E2E_HOSTED_PORT ?? 3101);
+// Free ports unless E2E_* name them, so runs never collide with each other or with `npm run dev`.
+// Written back to process.env: Playwright's workers inherit it (and so read the same ports when they
+// load this file), the specs read them there, and the web server gets them below.
+const PORT_VARS = ['E2E_PORT', 'E2E_HOSTED_PORT', 'E2E_EVM_PORT', 'E2E_LEDGER_PORT'] as const;
+const unset = PORT_VARS.filter((v) => !process.env[v]);
+if (unset.length > 0 && !process.env.E2E_BASE_URL) {
+  const ports = freePortsSync(unset.length);
+  unset.forEach((v, i) => (process.env[v] = String(ports[i])));
+}
+const port = Number(process.env.E2E_PORT);
+const hostedPort = Number(process.env.E2E_HOSTED_PORT);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
 const hostedURL = `http://127.0.0.1:${hostedPort}`;
 const launchOptions = { executablePath: chromiumPath(), args: chromiumArgs };
@@ -31,7 +41,7 @@ export default defineConfig({
         command: `node scripts/e2e-server.mjs`,
         // B starts after A and depends on it: B answering means both are up.
         url: `${hostedURL}/api/health`,
-        env: { E2E_PORT: String(port), E2E_HOSTED_PORT: String(hostedPort) },
+        env: Object.fromEntries(PORT_VARS.map((v) => [v, process.env[v]!])),
         timeout: 180_000,
         reuseExistingServer: false,
         gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },

@@ -2,6 +2,11 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
+// Test files run in a random order, so no file may lean on another having run first. Inside a file the
+// tests keep their written order, because several integration files are one scripted story over one server (a log read after the requests that wrote it, a rate limit spent
+// after the calls it counts, a chain extended after the checks of its oracle). Vitest prints each run's
+// seed ("Running tests with seed N"); TEST_SEED=N replays that order.
+const seed = process.env.TEST_SEED ? Number(process.env.TEST_SEED) : undefined;
 
 export default defineConfig({
   resolve: {
@@ -12,10 +17,23 @@ export default defineConfig({
     },
   },
   test: {
+    sequence: { shuffle: { files: true, tests: false }, ...(seed === undefined ? {} : { seed }) },
     projects: [
       {
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        // The devnets' own checks (the test chains `npm run dev` brings up), counted apart from Lantern's.
+        extends: true,
+        test: {
+          name: 'devnet',
+          include: ['tests/devnet/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
       },
       {
         extends: true,

@@ -151,7 +151,7 @@ async function main() {
   const child = spawn(path.join(root, 'node_modules/.bin/next'), ['start', '-p', String(appPort), '-H', '127.0.0.1'], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_API_KEY: '', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0',
-      EVM_RPC_URL: `http://127.0.0.1:${proxyPort}`, DEVNET_EVM_PORT: String(proxyPort), SESSION_SECRET: 'bench-session-secret-0123456789abcdef-0123' },
+      EVM_RPC_URL: `http://127.0.0.1:${proxyPort}`, DEVNET_EVM_PORT: String(proxyPort), SESSION_SECRET: 'bench-session-secret-0123456789abcdef-0123', PUBLIC_URL: `http://127.0.0.1:${appPort}` },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${appPort}`;

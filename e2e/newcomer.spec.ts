@@ -55,6 +55,8 @@ for (const [name, path, status] of PAGES) {
   for (const width of [375, 1280]) {
     for (const scheme of ['light', 'dark'] as const) {
       test(`${name} at ${width}px, ${scheme}: the shell, no errors, no sideways scroll, axe clean`, async ({ page }) => {
+        // axe over the 2,002-row block and a full-page screenshot take a while on a busy 2-core machine.
+        test.setTimeout(90_000);
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
         await watch(page, status, async () => {

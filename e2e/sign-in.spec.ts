@@ -91,8 +91,8 @@ test('an injected EIP-6963 wallet signs in; the session survives a reload; a wal
     if (r.url().endsWith('.js')) scripts.push(await r.text().catch(() => ''));
   });
   await page.goto('/');
-  await page.waitForLoadState('load');
-  await page.waitForTimeout(1000);
+  // Everything the first load asks for has arrived (no request for 500 ms), not a guessed pause.
+  await page.waitForLoadState('networkidle');
   // The wallet code is not part of a signed-out visitor's first load.
   expect(scripts.some((s) => s.includes('eip6963:requestProvider'))).toBe(false);
 
@@ -118,9 +118,30 @@ test('an injected EIP-6963 wallet signs in; the session survives a reload; a wal
   await expect(list.getByRole('link', { name: 'Bob’s savings' })).toHaveAttribute('href', `/wallet/${bob.address}`);
   await expect(list).toContainText('met at the devnet meetup');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Saved wallets' })).toHaveCount(0);
+});
+
+test('sign out on every device: a second browser holding the same session is signed out too', async ({ page, browser }) => {
+  await installTestWallet(page);
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(signedInAs(page, alice.address)).toBeVisible();
+  // The "other device": another browser context carrying a copy of this session's cookie.
+  const other = await browser.newContext();
+  await other.addCookies((await page.context().cookies()).filter((c) => c.name === 'lantern_session'));
+  const phone = await other.newPage();
+  await phone.goto('/');
+  await expect(signedInAs(phone, alice.address)).toBeVisible();
+
+  await page.getByRole('region', { name: 'Your account' }).getByRole('button', { name: 'Sign out on every device' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await phone.reload();
+  await expect(phone.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(signedInAs(phone, alice.address)).toHaveCount(0);
+  await other.close();
 });
 
 test('switching account in the wallet ends the session and asks to sign in again', async ({ page }) => {
@@ -165,5 +186,5 @@ test('WalletConnect is offered only where the server has a project id, and fails
   await wc.click();
   // No relay is reachable from this machine: the person is told, no session is made, the page survives.
   await expect(dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(0);
 });

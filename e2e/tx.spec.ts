@@ -9,7 +9,7 @@ import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, set
  * 1280 px, in node mode and (project `hosted`) through a hosted Lantern. Every expected value is read
  * from the devnet node itself (transaction, receipt, callTracer), not from the seed script.
  */
-const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT ?? 18545}`;
+const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT}`; // chosen by playwright.config.ts
 interface ScenarioTx { hash: string; kind: string }
 const transactions: ScenarioTx[] = JSON.parse(readFileSync(path.resolve('devnet/evm/scenario.json'), 'utf8')).transactions;
 const KINDS: [string, string][] = [

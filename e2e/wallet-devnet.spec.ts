@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { formatDecimal } from '../lib/wallet/format';
+import { formatDecimal } from '../lib/format';
 import { THEMES, WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, rowHashes, setView } from './wallet-support';
 
 /**

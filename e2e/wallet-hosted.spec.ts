@@ -34,6 +34,9 @@ test.beforeAll(async () => {
     NFT_IPFS_GATEWAY: `${fx.url}/ipfs`,
     API_KEYS: 'wallet-e2e-published-api-key',
     UPSTREAM_TIMEOUT_MS: '3000',
+    // One stub plays both healthy and failing wallets (a real provider is down for everyone): its per-wallet
+    // 5xx must not open the breaker for the whole stub.
+    UPSTREAM_BREAKER_FAILURES: '1000',
   });
 });
 
@@ -231,7 +234,8 @@ test('hostile NFT metadata renders as safe cards', async ({ page }) => {
   // The name with markup is text.
   await expect(page.locator('li[data-token-id="1"] [data-role="nft-name"]')).toHaveText(`<img src=x onerror="window.__pwned='name'">`);
 
-  await page.waitForTimeout(500);
+  // Every image and script the grid asked for has loaded or failed before looking for their effects.
+  await page.waitForLoadState('networkidle');
   expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
   expect(await grid.locator('script, iframe, object, embed, svg').count()).toBe(0);
@@ -302,3 +306,95 @@ for (const theme of THEMES) {
     });
   }
 }
+
+// --- The toolbar's filters reach the hosted API (the page's own re-filtering would hide a dropped one).
+
+/** The query of the last history request the hosted API received for `wallet`. */
+function lastUpstreamHistory(wallet: string): Record<string, string> | undefined {
+  const r = fx.stub.requests.filter((q) => q.path.toLowerCase() === `/api/v2.2/wallets/${wallet.toLowerCase()}/history`).at(-1);
+  return r && Object.fromEntries(r.query);
+}
+const FILTER_WALLET = (n: number) => `0x00000000000000000000000000000000000000f${n}`;
+
+test('toolbar: the chain select asks the hosted API for that chain and keeps it in the URL', async ({ page }) => {
+  const w = FILTER_WALLET(1);
+  await page.goto(url(`/wallet/${cs(w)}`));
+  await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
+  await page.getByLabel('Chain').selectOption('polygon');
+  await expect(page).toHaveURL(new RegExp(`/wallet/${cs(w)}\\?chain=polygon$`));
+  await expect.poll(() => lastUpstreamHistory(w)?.chain).toBe('0x89');
+  await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
+});
+
+test('toolbar: a block range is sent upstream and shows exactly the blocks in it', async ({ page }) => {
+  const w = FILTER_WALLET(2);
+  await page.goto(url(`/wallet/${cs(w)}`));
+  await page.getByText('Date or block range').click();
+  const form = page.getByRole('form', { name: 'Date or block range' });
+  await form.getByLabel('From block').fill('19000003');
+  await form.getByLabel('To block').fill('19000005');
+  await form.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page).toHaveURL(/from_block=19000003/);
+  await expect(page).toHaveURL(/to_block=19000005/);
+  await expect.poll(() => rowHashes(page)).toEqual([5, 4, 3].map((i) => stubTx(w, i).hash));
+  expect(lastUpstreamHistory(w)).toMatchObject({ from_block: '19000003', to_block: '19000005' });
+  await expect(page.getByText('Date or block range (set)')).toBeVisible();
+  await form.getByRole('button', { name: 'Clear' }).click();
+  await expect(page).toHaveURL(new RegExp(`/wallet/${cs(w)}$`));
+  await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
+});
+
+test('toolbar: a date range is sent upstream as ISO dates', async ({ page }) => {
+  const w = FILTER_WALLET(3);
+  await page.goto(url(`/wallet/${cs(w)}`));
+  await page.getByText('Date or block range').click();
+  const form = page.getByRole('form', { name: 'Date or block range' });
+  await form.getByLabel('From date (UTC)').fill('2025-01-01');
+  await form.getByLabel('To date (UTC)').fill('2025-01-02');
+  await form.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page).toHaveURL(/from_date=2025-01-01/);
+  await expect.poll(() => lastUpstreamHistory(w)?.from_date).toBe('2025-01-01T00:00:00.000Z');
+  expect(lastUpstreamHistory(w)?.to_date).toBe('2025-01-02T00:00:00.000Z');
+  // The stub's transactions are an hour apart from 2025-01-01T00:00Z: all 23 are in the range.
+  // (A to-date is its day's first instant: 2025-01-01 to 2025-01-01 shows only 00:00's transaction.)
+  await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
+});
+
+test('toolbar: the internal-transactions toggle asks the hosted API for them', async ({ page }) => {
+  const w = FILTER_WALLET(4);
+  await page.goto(url(`/wallet/${cs(w)}`));
+  await expect.poll(() => lastUpstreamHistory(w)?.include_internal_transactions).toBe('false');
+  await page.getByLabel('Internal transactions').check();
+  await expect(page).toHaveURL(/internal=true/);
+  await expect.poll(() => lastUpstreamHistory(w)?.include_internal_transactions).toBe('true');
+  await page.getByLabel('Internal transactions').uncheck();
+  await expect(page).toHaveURL(new RegExp(`/wallet/${cs(w)}$`));
+});
+
+test('CSV with filters: the download link carries them, and every row of the range is in the file', async ({ page, request }) => {
+  const w = FILTER_WALLET(5);
+  await page.goto(url(`/wallet/${cs(w)}?from_block=19000010&to_block=19000019&order=asc`));
+  const href = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+  expect(href).toMatch(new RegExp(`^/wallet/${cs(w)}/history\\.csv\\?`));
+  expect(new URL(href!, app.url).searchParams.get('from_block')).toBe('19000010');
+  const r = await request.get(url(href!));
+  expect(r.status()).toBe(200);
+  const lines = (await r.text()).trimEnd().split('\r\n');
+  expect(lines).toHaveLength(11);
+  expect(lines.slice(1).map((l) => l.split(',')[2])).toEqual(Array.from({ length: 10 }, (_, k) => stubTx(w, 10 + k).hash));
+  expect(lastUpstreamHistory(w)).toMatchObject({ from_block: '19000010', to_block: '19000019', order: 'ASC' });
+});
+
+test('NFTs: while the source is still syncing the wallet, the page says SYNCING', async ({ page }) => {
+  const w = FILTER_WALLET(6);
+  fx.stub.setNftStatus(w, 'SYNCING');
+  await page.goto(url(`/wallet/${cs(w)}/nfts`));
+  await expect(page.getByRole('status').filter({ hasText: 'SYNCING' })).toHaveText(
+    'SYNCING: the source is still reading this wallet’s NFTs. What is known so far is shown; this page updates by itself.',
+  );
+  // The source finishes: the page refreshes itself (every 4 s) and the banner goes, no reload needed.
+  const asked = fx.stub.requests.length;
+  fx.stub.setNftStatus(w, 'SYNCED');
+  await expect.poll(() => fx.stub.requests.length, { timeout: 20_000 }).toBeGreaterThan(asked);
+  await expect(page.locator('[data-status="SYNCING"]')).toHaveCount(0, { timeout: 20_000 });
+});

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { developmentOrigins, parsePublicOrigins } from './security/public-origins.mjs';
 
 /**
  * Every environment variable Lantern reads, validated once. `loadConfig()` runs at start-up from
@@ -42,6 +43,7 @@ const envSchema = z.object({
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
   SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional()),
   API_KEYS: list,
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().optional()),
   ALLOWED_ORIGINS: list,
   CORS_ORIGINS: list,
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// URL').optional()),
@@ -49,9 +51,20 @@ const envSchema = z.object({
   TRUSTED_PROXY: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'TRUSTED_PROXY must be the number of proxy hops to trust' }).int().min(0).max(10).default(0)),
   UPSTREAM_CACHE: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'UPSTREAM_CACHE must be on or off' }).default('on')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' }).int().min(100).max(120_000).default(10_000)),
+  UPSTREAM_PROBE_INTERVAL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'UPSTREAM_PROBE_INTERVAL_MS must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
+  ),
+  UPSTREAM_BREAKER_FAILURES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'UPSTREAM_BREAKER_FAILURES must be a whole number' }).int().min(1).max(1_000_000).default(3),
+  ),
   NFT_IPFS_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_IPFS_GATEWAY').default('https://ipfs.io/ipfs')),
   NFT_ARWEAVE_GATEWAY: z.preprocess(emptyToUndefined, url('NFT_ARWEAVE_GATEWAY').default('https://arweave.net')),
   NFT_MEDIA_ORIGINS: list,
+  NFT_METADATA_ALLOW_HOSTS: list.pipe(
+    z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+|[0-9a-f:.]+)(:\d{1,5})?$/i, 'NFT_METADATA_ALLOW_HOSTS: each entry is host or host:port')),
+  ),
   WALLETCONNECT_PROJECT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   DEVNET_EVM_PORT: port('DEVNET_EVM_PORT', 8545),
   DEVNET_LEDGER_PORT: port('DEVNET_LEDGER_PORT', 8080),
@@ -81,18 +94,31 @@ export interface Config {
   dataDir: string;
   sessionSecret: string;
   apiKeys: string[];
-  allowedOrigins: string[];
+  /**
+   * PUBLIC_URL: the origins Lantern is served at. Lantern's own sign-in takes its domain and URI from
+   * these and nothing else; server actions from any other Origin are refused.
+   */
+  publicOrigins: string[];
   corsOrigins: string[];
   redisUrl?: string;
   rateLimitPerMinute: number;
   trustedProxyHops: number;
   upstreamTimeoutMs: number;
+  /** How long an upstream's open breaker answers 503 at once before one request probes it again. */
+  upstreamProbeIntervalMs: number;
+  /** Failures in a row (refused, reset, 5xx) that open an upstream's breaker; one timeout opens it at once. */
+  upstreamBreakerFailures: number;
   /** Off only for measuring: every request then reaches the upstream. */
   upstreamCache: boolean;
   ipfsGateway: string;
   arweaveGateway: string;
   /** Further origins NFT images may load from (a provider's preview CDN); the CSP allows only these. */
   nftMediaOrigins: string[];
+  /**
+   * Hosts (`host` or `host:port`) the NFT metadata fetcher may reach although their address is not
+   * public (an operator's own IPFS node). Empty by default: only public addresses are fetched.
+   */
+  nftMetadataAllowHosts: string[];
   walletConnectProjectId?: string;
   devnetEvmPort: number;
   devnetLedgerPort: number;
@@ -118,6 +144,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.NODE_ENV === 'production' && !e.SESSION_SECRET) {
     throw new ConfigError("Lantern's configuration is invalid:\n  SESSION_SECRET: required in production (32 or more random characters)");
   }
+  const publicOrigins = publicOriginsFrom(e, env);
   return {
     env: e.NODE_ENV,
     mode,
@@ -138,21 +165,45 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(e.DATA_DIR),
     apiKeys: e.API_KEYS,
-    allowedOrigins: e.ALLOWED_ORIGINS,
+    publicOrigins,
     corsOrigins: e.CORS_ORIGINS,
     redisUrl: e.REDIS_URL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustedProxyHops: e.TRUSTED_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamProbeIntervalMs: e.UPSTREAM_PROBE_INTERVAL_MS,
+    upstreamBreakerFailures: e.UPSTREAM_BREAKER_FAILURES,
     upstreamCache: e.UPSTREAM_CACHE === 'on',
     ipfsGateway: e.NFT_IPFS_GATEWAY,
     arweaveGateway: e.NFT_ARWEAVE_GATEWAY,
     nftMediaOrigins: e.NFT_MEDIA_ORIGINS,
+    nftMetadataAllowHosts: e.NFT_METADATA_ALLOW_HOSTS.map((h) => h.toLowerCase()),
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID,
     devnetEvmPort: e.DEVNET_EVM_PORT,
     devnetLedgerPort: e.DEVNET_LEDGER_PORT,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function publicOriginsFrom(e: z.output<typeof envSchema>, env: Record<string, string | undefined>): string[] {
+  if (e.ALLOWED_ORIGINS.length > 0 && !e.PUBLIC_URL) {
+    throw new ConfigError("Lantern's configuration is invalid:\n  ALLOWED_ORIGINS: renamed PUBLIC_URL (the origins Lantern is served at); set PUBLIC_URL instead");
+  }
+  let origins: string[];
+  try {
+    origins = parsePublicOrigins(e.PUBLIC_URL);
+  } catch (err) {
+    throw new ConfigError(`Lantern's configuration is invalid:\n  ${(err as Error).message}`);
+  }
+  if (origins.length > 0) return origins;
+  // `next build` runs with NODE_ENV=production but serves nobody: the requirement is for `npm start`.
+  if (e.NODE_ENV === 'production' && env.NEXT_PHASE !== 'phase-production-build') {
+    throw new ConfigError(
+      "Lantern's configuration is invalid:\n  PUBLIC_URL: required in production: the origin people open Lantern at, for example " +
+        'PUBLIC_URL=https://lantern.example.com (several: comma-separated). Sign-in messages are made for this domain only.',
+    );
+  }
+  return developmentOrigins(env.PORT ?? 3000);
 }
 
 const isLocal = (u: string) => /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(u);
@@ -185,11 +236,7 @@ export function resetConfigForTests() {
   cached = undefined;
 }
 
-/**
- * The origin absolute links (link previews) are built on: the first configured origin, never a request's
- * Host. Without one (development), the local server's own.
- */
+/** The origin absolute links (link previews, CSV rows) are built on: the first of PUBLIC_URL, never a request's Host. */
 export function siteOrigin(): string {
-  const c = config();
-  return c.allowedOrigins[0] ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  return config().publicOrigins[0];
 }

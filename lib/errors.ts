@@ -47,14 +47,17 @@ export class LanternError extends Error {
   readonly retryAfter?: number;
   /** For 400s: the request parameter that was wrong. */
   readonly parameter?: string;
+  /** For upstream failures: which source failed (`ledger-node:local`, `evm-node`, `hosted:host`), for the log line. */
+  readonly source?: string;
 
-  constructor(status: number, code: ErrorCode, message: string, extra: { retryAfter?: number; parameter?: string } = {}) {
+  constructor(status: number, code: ErrorCode, message: string, extra: { retryAfter?: number; parameter?: string; source?: string } = {}) {
     super(message);
     this.name = 'LanternError';
     this.status = status;
     this.code = code;
     this.retryAfter = extra.retryAfter;
     this.parameter = extra.parameter;
+    this.source = extra.source;
   }
 
   toJSON() {
@@ -67,6 +70,12 @@ export const badParameter = (parameter: string, message: string) =>
 
 export const notFound = (message: string, code: ErrorCode = 'not_found') => new LanternError(404, code, message);
 
+/**
+ * Also true for a LanternError made by another bundle's copy of this module (route bundles may each hold
+ * one, and a promise or client shared on globalThis can carry one across), where instanceof is false.
+ */
 export function isLanternError(e: unknown): e is LanternError {
-  return e instanceof LanternError;
+  if (e instanceof LanternError) return true;
+  const x = e as { name?: unknown; status?: unknown; code?: unknown; toJSON?: unknown } | null | undefined;
+  return x?.name === 'LanternError' && typeof x.status === 'number' && typeof x.code === 'string' && typeof x.toJSON === 'function';
 }

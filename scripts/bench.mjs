@@ -105,7 +105,7 @@ async function loadRotating(urlFor, headers) {
 async function startServer(port, env) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
   const child = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_API_KEY: '', SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_API_KEY: '', SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

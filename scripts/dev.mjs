@@ -4,15 +4,27 @@ import { spawn } from 'node:child_process';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 import { WARM_UP_PATHS, warmPaths } from './lib/warm-up.mjs';
+import { developmentOrigins } from '../lib/security/public-origins.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);
 if (nets.evm) console.log(`EVM devnet    ${nets.evm.url}`);
 if (nets.ledger) console.log(`ledger devnet ${nets.ledger.url}`);
+// The devnet's Far Lanterns keep their metadata at ipfs:// URIs this local gateway serves: by default
+// Lantern resolves ipfs:// through it and may fetch from it (loopback is otherwise always refused).
+const nftEnv = {};
+if (nets.nftMetadata) {
+  console.log(`NFT metadata  ${nets.nftMetadata.url}/ipfs (local IPFS gateway of the devnet)`);
+  if (!process.env.NFT_IPFS_GATEWAY) nftEnv.NFT_IPFS_GATEWAY = `${nets.nftMetadata.url}/ipfs`;
+  if (!process.env.NFT_METADATA_ALLOW_HOSTS) nftEnv.NFT_METADATA_ALLOW_HOSTS = `127.0.0.1:${nets.nftMetadata.port}`;
+}
 
+const port = Number(argValue('-p') ?? argValue('--port') ?? process.env.PORT ?? 3000);
+// Sign-in messages are made for PUBLIC_URL only; by default that is this dev server itself.
+const publicUrl = process.env.PUBLIC_URL || developmentOrigins(port).join(',');
 const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', ...process.argv.slice(2)], {
   stdio: 'inherit',
-  env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  env: { ...process.env, ...nftEnv, NEXT_TELEMETRY_DISABLED: '1', PUBLIC_URL: publicUrl },
   detached: true, // its own process group, so stopping it also stops its workers
 });
 
@@ -29,7 +41,6 @@ next.on('exit', (code) => stop(code ?? 0));
 // Compile every route in the background once the dev server answers, home first, so the newcomer's
 // first clicks do not each wait for a compile (LANTERN_WARM_UP=off skips it).
 if (process.env.LANTERN_WARM_UP !== 'off') {
-  const port = Number(argValue('-p') ?? argValue('--port') ?? process.env.PORT ?? 3000);
   void warmDevServer(`http://127.0.0.1:${port}`);
 }
 

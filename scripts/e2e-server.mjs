@@ -10,12 +10,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDevnets } from './lib/devnets.mjs';
+import { freePortsSync } from './lib/free-ports.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 
-const portA = Number(process.env.E2E_PORT ?? 3100);
-const portB = Number(process.env.E2E_HOSTED_PORT ?? 3101);
-const evmPort = Number(process.env.E2E_EVM_PORT ?? 18545);
-const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? 18080);
+// playwright.config.ts passes the ports it chose; run alone, this script chooses free ones and says so.
+// The fifth is left closed: A's mainnet and testnet ledger nodes, so those pages fail the same way on
+// every machine (connection refused) instead of depending on whether the public nodes are reachable.
+const [freeA, freeB, freeEvm, freeLedger, closedPort] = freePortsSync(5);
+const portA = Number(process.env.E2E_PORT ?? freeA);
+const portB = Number(process.env.E2E_HOSTED_PORT ?? freeB);
+const evmPort = Number(process.env.E2E_EVM_PORT ?? freeEvm);
+const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? freeLedger);
+if (!process.env.E2E_PORT) console.log(`e2e: A http://127.0.0.1:${portA}, B http://127.0.0.1:${portB}, evm ${evmPort}, ledger ${ledgerPort}`);
 export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
 const nets = await startDevnets({ evmPort, ledgerPort });
@@ -35,7 +41,14 @@ const stop = shutdownOnce(async () => {
   for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
 });
 const a = url(portA);
-servers.push(start(portA, { DATA_API_KEY: '', API_KEYS: E2E_API_KEY }));
+servers.push(
+  start(portA, {
+    DATA_API_KEY: '',
+    API_KEYS: E2E_API_KEY,
+    LEDGER_API_URL_MAINNET: `http://127.0.0.1:${closedPort}/v1`,
+    LEDGER_API_URL_TESTNET: `http://127.0.0.1:${closedPort}/v1`,
+  }),
+);
 // A answering its health check has opened (and migrated) its database: B and the tests then meet a
 // warm A, as they would in production.
 await waitHealthy(a);
@@ -81,6 +94,7 @@ function start(port, env) {
       DEVNET_EVM_PORT: String(evmPort),
       DEVNET_LEDGER_PORT: String(ledgerPort),
       SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-session-secret-0123456789abcdef0123',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
       ...env,

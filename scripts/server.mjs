@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // `npm start`: Next's production server behind a few lines that make the client address trustworthy
-// and turn malformed URLs into 400s.
+// and answer what Next would turn into a 5xx (malformed requests, hostile server actions) with a JSON
+// 4xx (scripts/lib/edge-guard.mjs).
 // Next only fills X-Forwarded-For when it is absent, so a client could name any address and dodge
 // per-IP rate limits. Here the socket's peer is always appended, and lib/security/rate-limit.ts reads
 // the entry TRUSTED_PROXY hops from the right.
+import { EventEmitter } from 'node:events';
 import { createServer } from 'node:http';
 import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
+import { MAX_HEADER_BYTES, guardAction, isActionRequest, onClientError, onConnect, onUpgrade, refuseBadTarget } from './lib/edge-guard.mjs';
+import { parsePublicOrigins } from '../lib/security/public-origins.mjs';
 
+// Server actions are accepted only from these origins (lib/config.ts refuses to start without one).
+const publicOrigins = parsePublicOrigins(process.env.PUBLIC_URL);
 const port = Number(process.env.PORT ?? argValue('-p') ?? 3000);
 const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
-const app = next({ dev: false, hostname, port });
+// Next would bind its WebSocket handler (development's hot reload; production has none) to the first
+// request's server and close every `Connection: Upgrade` request unanswered: give it a server of its own.
+const app = next({ dev: false, hostname, port, httpServer: new EventEmitter() });
 const handle = app.getRequestHandler();
 await app.prepare();
 // Load every route before the first real request (LANTERN_WARM_UP=off skips it).
@@ -19,25 +27,25 @@ if (process.env.LANTERN_WARM_UP !== 'off') {
   console.log(`Lantern warmed up in ${ms} ms`);
 }
 
-const server = createServer((req, res) => {
-  // Next throws while decoding a malformed %-sequence in a path parameter and answers 500: it is the
-  // caller's mistake, so say so here, before Next sees it.
-  const path = (req.url ?? '/').split('?')[0];
-  if (!wellEncoded(path)) {
-    const api = path.startsWith('/api/');
-    res.writeHead(400, {
-      'Content-Type': api ? 'application/json' : 'text/plain; charset=utf-8',
-      'X-Content-Type-Options': 'nosniff',
-      'Cache-Control': 'no-store',
-    });
-    res.end(api ? JSON.stringify({ message: 'The path contains malformed percent-encoding.', code: 'invalid_request' }) : 'Bad request: the address contains malformed percent-encoding.\n');
-    return;
-  }
+const onRequest = (req, res) => {
+  // Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx here (edge-guard.mjs).
+  if (refuseBadTarget(req, res)) return;
   const peer = req.socket.remoteAddress ?? 'unknown';
   const sent = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
+  if (isActionRequest(req)) {
+    guardAction(req, res, publicOrigins, (replayed) => handle(replayed, res)).catch((e) => {
+      console.error('server action guard failed', e);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+    return;
+  }
   handle(req, res);
-});
+};
+const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
+server.on('clientError', onClientError);
+server.on('upgrade', onUpgrade(onRequest));
+server.on('connect', onConnect);
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 server.listen(port, hostname, () => console.log(`Lantern listening on http://${hostname}:${port}`));
 
@@ -48,15 +56,6 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 3000).unref();
   });
-}
-
-function wellEncoded(path) {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function argValue(flag) {

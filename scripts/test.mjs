@@ -26,6 +26,8 @@ const steps = [
   ['typecheck', 'npx', ['tsc', '--noEmit'], env],
   ['lint', 'npx', ['eslint', '.', '--max-warnings=0'], env],
   ['unit', 'npx', ['vitest', 'run', '--project', 'unit'], env],
+  // The devnets' own checks: the test chains work, which says nothing about Lantern, so apart.
+  ['devnet', 'npx', ['vitest', 'run', '--project', 'devnet'], env],
   ['build', 'npx', ['next', 'build'], buildEnv],
   ['integration', 'npx', ['vitest', 'run', '--project', 'integration'], env],
   ['e2e', 'npx', ['playwright', 'test'], env],
@@ -33,6 +35,7 @@ const steps = [
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const timings = [];
+const perStep = [];
 
 for (const [name, cmd, args, stepEnv] of steps) {
   if (name === 'integration' && !existsSync('.next/BUILD_ID')) {
@@ -43,7 +46,11 @@ for (const [name, cmd, args, stepEnv] of steps) {
   const started = Date.now();
   const { code, output } = await run(cmd, args, stepEnv);
   timings.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const before = { ...totals };
   count(output);
+  if (totals.passed + totals.failed + totals.skipped > before.passed + before.failed + before.skipped) {
+    perStep.push(`${name} ${totals.passed - before.passed} passed, ${totals.failed - before.failed} failed`);
+  }
   if (code !== 0) {
     console.error(`\n== ${name} failed (exit ${code})`);
     summary();
@@ -54,6 +61,7 @@ summary();
 
 function summary() {
   console.log(`\n== timings: ${timings.join(', ')}`);
+  if (perStep.length) console.log(`== tests by step: ${perStep.join('; ')}`);
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
   console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
 }

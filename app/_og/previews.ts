@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import { getAddress } from 'viem';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
-import { truncateMiddle } from '@/lib/wallet/format';
+import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 
 /**
  * What a shared link says about a page: built only from the URL and public chain data, never from a
@@ -18,7 +18,6 @@ export interface Preview {
 }
 
 const NETWORK_LABEL: Record<LedgerNetworkName, string> = { mainnet: 'Aptos mainnet', testnet: 'Aptos testnet', local: 'local ledger' };
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
   const address = ADDRESS_RE.test(raw) ? getAddress(raw.toLowerCase()) : raw.slice(0, 42);

@@ -11,38 +11,30 @@ import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, verifyChallenge } from '@/lib/operations/sign-in';
 import { rpcChainId } from '@/lib/sources/siwe-local';
 import { actionError, type ActionResult } from '@/lib/auth/action-result';
-import { endSession, rememberChallenge, startSession, takeChallenge } from '@/lib/auth/session';
+import { endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge } from '@/lib/auth/session';
+import { deleteAllSavedWallets } from '@/lib/auth/saved-wallets';
 import { parseSiweMessage } from 'viem/siwe';
+import { matchOrigin } from '@/lib/security/public-origins.mjs';
 
 /**
- * Sign-in for Lantern's own pages. The domain is the host this request came to and the URI its
- * origin, checked against ALLOWED_ORIGINS when set (behind a proxy, set it: Host can be forged by a
- * non-browser client). A verify is accepted only for a message this same browser was given by
- * requestChallengeAction (a sealed cookie holds its digest), so a signature collected by another site
- * through the published API can never become a Lantern session, whatever headers come with it.
+ * Sign-in for Lantern's own pages. The message's domain and URI are one of PUBLIC_URL's origins, never
+ * anything a request says: the browser's Origin header only picks among the configured origins, and a
+ * request from any other origin is refused (scripts/server.mjs refuses it before Next, this again).
+ * A hostile site's server relaying these actions therefore gets messages for Lantern's own domain,
+ * which the victim's wallet flags when asked to sign them elsewhere. A verify is accepted only for a
+ * message this same browser was given by requestChallengeAction (a sealed cookie holds its digest), so
+ * a signature collected through the published API can never become a Lantern session either.
  */
 
 const STATEMENT = 'Sign in to Lantern';
 const TIMEOUT_S = 120;
 
 async function requestSite(): Promise<{ origin: string; host: string }> {
-  const h = await headers();
-  const host = (h.get('x-forwarded-host') ?? h.get('host') ?? '').split(',')[0].trim().toLowerCase();
-  const originHeader = h.get('origin');
-  let origin: URL | undefined;
-  try {
-    origin = originHeader ? new URL(originHeader) : undefined;
-  } catch {
-    origin = undefined;
+  const origin = matchOrigin(config().publicOrigins, (await headers()).get('origin'));
+  if (!origin) {
+    throw new LanternError(403, 'origin_not_allowed', 'Sign in from Lantern’s own page: this request did not come from an origin in PUBLIC_URL.');
   }
-  if (!origin || !host || origin.host.toLowerCase() !== host) {
-    throw new LanternError(403, 'origin_not_allowed', 'Sign in from Lantern’s own page (the request’s origin does not match its host).');
-  }
-  const allowed = config().allowedOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase());
-  if (allowed.length > 0 && !allowed.includes(origin.origin.toLowerCase())) {
-    throw new LanternError(403, 'origin_not_allowed', `Signing in from ${origin.origin} is not allowed by this server (ALLOWED_ORIGINS).`);
-  }
-  return { origin: origin.origin, host: origin.host };
+  return { origin, host: new URL(origin).host };
 }
 
 /**
@@ -140,4 +132,27 @@ export async function verifyChallengeAction(message: string, signature: string):
 export async function signOutAction(): Promise<void> {
   await endSession();
   revalidatePath('/', 'layout');
+}
+
+/** Ends every session of the signed-in person, on every device and instance. */
+export async function signOutEverywhereAction(): Promise<void> {
+  const s = await getSession();
+  if (s) await endAllSessions(s.profileId);
+  else await endSession();
+  revalidatePath('/', 'layout');
+}
+
+/** Deletes the signed-in person's saved wallets, then ends all their sessions: nothing of theirs stays. */
+export async function deleteMyDataAction(_prev?: unknown): Promise<ActionResult<{ deleted: number }>> {
+  try {
+    await enforceRateLimit(await headers(), 'action');
+    const s = await getSession();
+    if (!s) throw new LanternError(401, 'not_signed_in', 'Sign in to delete your saved data.');
+    const deleted = await deleteAllSavedWallets(s.profileId);
+    await endAllSessions(s.profileId);
+    revalidatePath('/', 'layout');
+    return { ok: true, deleted };
+  } catch (e) {
+    return actionError(e, 'Deleting your data');
+  }
 }

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useSyncExternalStore } from 'react';
 import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/wallet/recent';
-import { truncateMiddle } from '@/lib/wallet/format';
+import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 
 const EMPTY: RecentSearch[] = [];
 let cache: { raw: string | null; list: RecentSearch[] } = { raw: null, list: EMPTY };
@@ -60,7 +60,7 @@ export function RecentSearches() {
           {list.map((r) => (
             <li key={r.q} className="flex items-center justify-between gap-3 px-4 py-2 text-sm">
               <Link href={`/search?q=${encodeURIComponent(r.q)}`} className="min-w-0 truncate font-mono" title={r.q}>
-                {/^0x[0-9a-fA-F]{40}$/.test(r.q) ? truncateMiddle(r.q, 10, 8) : r.q}
+                {ADDRESS_RE.test(r.q) ? truncateMiddle(r.q, 10, 8) : r.q}
               </Link>
               <time className="shrink-0 text-xs tabular-nums text-ink-muted" dateTime={new Date(r.at).toISOString()}>
                 {new Date(r.at).toISOString().slice(0, 10)}

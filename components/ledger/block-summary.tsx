@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import { Hash } from './hash';
-import { formatMicros, relativeTime, type BlockView } from './model';
+import { formatAge } from '@/lib/format';
+import { formatMicros, type BlockView } from './model';
 
 /** The block at a glance, laid out like the head of a statement. */
-export function BlockSummary({ block, network, query }: { block: BlockView; network: string; query: string }) {
+export function BlockSummary({ block, network, query, now }: { block: BlockView; network: string; query: string; now: number }) {
   const ms = Number(BigInt(block.timestampUs) / 1000n);
   const prev = BigInt(block.firstVersion) - 1n;
   const next = BigInt(block.lastVersion) + 1n;
@@ -39,7 +40,7 @@ export function BlockSummary({ block, network, query }: { block: BlockView; netw
           <time dateTime={new Date(ms).toISOString()} className="font-mono" data-testid="block-time">
             {formatMicros(block.timestampUs)}
           </time>
-          <span className="ml-2 text-ink-muted">{relativeTime(ms)}</span>
+          <span className="ml-2 text-ink-muted">{formatAge(new Date(ms).toISOString(), now)}</span>
         </Item>
         <Item label="Versions">
           <span className="font-mono" data-testid="block-versions">

@@ -189,11 +189,6 @@ export function toBlockView(block: LedgerBlock): BlockView {
 // ---------------------------------------------------------------------------------------------------
 // Formatting
 
-/** `0x1234…cdef`: keeps both ends, which is what people compare. */
-export function middle(s: string, keep = 6): string {
-  return s.length <= keep * 2 + 3 ? s : `${s.slice(0, keep + 2)}…${s.slice(-keep)}`;
-}
-
 /** Microseconds since the epoch to `2025-10-09 08:53:20.123456 UTC` (exact, no float rounding). */
 export function formatMicros(us: string): string {
   const n = BigInt(us);
@@ -201,27 +196,6 @@ export function formatMicros(us: string): string {
   const iso = new Date(ms).toISOString(); // 2025-10-09T08:53:20.123Z
   const micros = (n % 1_000_000n).toString().padStart(6, '0');
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${micros} UTC`;
-}
-
-export function relativeTime(ms: number, now = Date.now()): string {
-  const d = Math.round((now - ms) / 1000);
-  const abs = Math.abs(d);
-  const units: [number, string][] = [
-    [365 * 86400, 'year'],
-    [30 * 86400, 'month'],
-    [86400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-    [1, 'second'],
-  ];
-  for (const [size, name] of units) {
-    if (abs >= size || size === 1) {
-      const n = Math.floor(abs / size);
-      const unit = `${n} ${name}${n === 1 ? '' : 's'}`;
-      return d >= 0 ? `${unit} ago` : `in ${unit}`;
-    }
-  }
-  return 'now';
 }
 
 /** Octas (10^-8 APT) to a decimal APT string without float error. */

@@ -3,8 +3,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { loadTransactionDetail } from '@/app/ledger/actions';
-import { CopyButton } from './copy-button';
-import { formatFee, middle, TYPE_LABELS, type TxDetail, type TxRow } from './model';
+import { CopyButton } from '@/components/ui/copy-button';
+import { truncateMiddle } from '@/lib/format';
+import { formatFee, TYPE_LABELS, type TxDetail, type TxRow } from './model';
 
 /**
  * The block's transactions. Virtualised (only the rows in view exist in the DOM), so a
@@ -116,7 +117,7 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         {row.hash && (
           <>
             <span className="font-mono" title={row.hash}>
-              {middle(row.hash, 4)}
+              {truncateMiddle(row.hash, 6, 4)}
             </span>
             <CopyButton value={row.hash} />
           </>
@@ -129,7 +130,7 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         {row.sender ? (
           <>
             <span className="font-mono" title={row.sender}>
-              {middle(row.sender, 4)}
+              {truncateMiddle(row.sender, 6, 4)}
             </span>
             <CopyButton value={row.sender} />
           </>
@@ -165,7 +166,7 @@ function abortCode(vmStatus: string) {
 
 /** `0x1::aptos_coin::AptosCoin` stays; a long address in a type argument is middle-truncated. */
 function shortType(t: string) {
-  return t.replace(/0x[0-9a-fA-F]{16,}/g, (a) => middle(a, 4));
+  return t.replace(/0x[0-9a-fA-F]{16,}/g, (a) => truncateMiddle(a, 6, 4));
 }
 
 function Detail({ state, row }: { state: DetailState; row: TxRow }) {

@@ -1,5 +1,5 @@
 import { getWalletSummary } from '@/lib/operations/wallet-balance';
-import { formatUnits, formatUtc } from '@/lib/wallet/format';
+import { formatUnits, formatUtc } from '@/lib/format';
 
 /**
  * The wallet's native balance in the chain's currency, its number of transactions where the source

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useId, useState } from 'react';
-import { formatAge, formatUtc, groupThousands, truncateMiddle } from '@/lib/wallet/format';
+import { formatAge, formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
 import { DIRECTION_LABEL, movementLine, type ChainView, type Transfer, type TxView } from '@/lib/wallet/tx-view';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { PartyName } from './party';
 
 const DIRECTION_TONE: Record<TxView['direction'], string> = {

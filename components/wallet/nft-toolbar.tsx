@@ -5,9 +5,8 @@ import { ChainSelect, fieldClass } from './toolbar-fields';
 import { useState, useTransition } from 'react';
 import { MAX_CONTRACT_FILTERS } from '@/lib/wallet/search-params';
 import { nftParsers } from '@/lib/wallet/view-params.client';
-import { truncateMiddle } from '@/lib/wallet/format';
+import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** NFT filters: every change re-renders the grid on the server (shallow: false) from the new URL. */
 export function NftToolbar({ chains, defaultChain }: { chains: { name: string; label: string }[]; defaultChain: string }) {
@@ -20,7 +19,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
   function addContract(e: React.FormEvent) {
     e.preventDefault();
     const a = draft.trim();
-    if (!ADDRESS.test(a)) return setProblem('A contract address is 0x followed by 40 hex characters.');
+    if (!ADDRESS_RE.test(a)) return setProblem('A contract address is 0x followed by 40 hex characters.');
     if (v.contract.some((c) => c.toLowerCase() === a.toLowerCase())) return setProblem('That contract is already in the filter.');
     if (v.contract.length >= MAX_CONTRACT_FILTERS) return setProblem(`At most ${MAX_CONTRACT_FILTERS} contracts at once.`);
     setProblem(null);

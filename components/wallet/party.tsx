@@ -1,7 +1,7 @@
 import Link from 'next/link';
-import { truncateMiddle } from '@/lib/wallet/format';
+import { truncateMiddle } from '@/lib/format';
 import type { Party } from '@/lib/wallet/tx-view';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Logo } from './logo';
 
 /**

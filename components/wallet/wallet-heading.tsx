@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { WalletTabs } from './wallet-tabs';
 
 /** The wallet's full address (never truncated here: this is where people check it), copy, and tabs. */

@@ -12,7 +12,7 @@ const artifactsDir = path.join(here, 'artifacts');
 
 /** The contracts that get an artifact (libraries and interfaces do not). */
 export const CONTRACTS = [
-  'Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory',
+  'Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory', 'Linked721', 'Linked1155',
 ];
 
 export function compile() {

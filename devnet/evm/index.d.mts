@@ -4,6 +4,9 @@ export const CHAIN_ID: 31337;
 export const MNEMONIC: string;
 export const ANVIL_ARGS: string[];
 export const ACCOUNTS: Record<string, { index: number; role: string }>;
+/** Far Lanterns (curator's ERC-721): token URIs off chain, `ipfs://<FAR_LANTERNS_CID>/<n>.json`. */
+export const FAR_LANTERNS_CID: string;
+export const FAR_LANTERN_URIS: string[];
 
 export type Address = `0x${string}`;
 export type TxKind =
@@ -131,3 +134,5 @@ export function seedSyntheticWallet(options: {
 export function loadManifest(): Manifest;
 export function transactionsTouching(manifest: Manifest, address: string): ManifestTransaction[];
 export function stateKey(): string;
+/** Deterministic PRNG (mulberry32): numbers in [0, 1), the same sequence for the same seed. */
+export function prng(seed: number): () => number;

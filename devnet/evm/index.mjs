@@ -16,7 +16,7 @@ import { CHAIN_ID } from './scenario.mjs';
 
 export { seedSyntheticWallet } from './synthetic.mjs';
 export { ANVIL_ARGS } from './seed.mjs';
-export { CHAIN_ID, MNEMONIC, ACCOUNTS } from './scenario.mjs';
+export { CHAIN_ID, MNEMONIC, ACCOUNTS, FAR_LANTERNS_CID, FAR_LANTERN_URIS, prng } from './scenario.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');

@@ -37,17 +37,28 @@ export const ACCOUNTS = {
   oscar: { index: 12, role: 'Only ever paid through MultiSend: appears only as an internal-call recipient' },
   peggy: { index: 13, role: 'Only ever receives tokens and NFTs (log-only party, never sends)' },
   mallory: { index: 14, role: 'Never transacts: the empty history' },
+  // Index 20: beyond anvil's 20 funded accounts (15-19 belong to the synthetic benchmark wallet), so the
+  // deployer funds her; the genesis and every earlier block stay as they were.
+  curator: { index: 20, role: 'Deploys Far Lanterns (ERC-721 whose metadata lives off chain, at ipfs:// URIs) and keeps them' },
 };
 
+/**
+ * Far Lanterns' token URIs: off chain, on IPFS. `npm run dev` serves this CID from a local gateway
+ * (devnet/evm/nft-metadata-server.mjs) and points NFT_IPFS_GATEWAY at it, so the URIs hold no port.
+ * Token 4's file does not exist: the page shows its card without an image, and the API its reason.
+ */
+export const FAR_LANTERNS_CID = 'bafybeifarlanternsdevnetmetadatazzzzzzzzzzzzzzzzzzzzzzzzzzz';
+export const FAR_LANTERN_URIS = [1, 2, 3].map((n) => `ipfs://${FAR_LANTERNS_CID}/${n}.json`).concat(`ipfs://${FAR_LANTERNS_CID}/missing.json`);
+
 export function loadArtifacts() {
-  const names = ['Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory'];
+  const names = ['Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory', 'Linked721'];
   return Object.fromEntries(
     names.map((n) => [n, JSON.parse(readFileSync(path.join(here, 'artifacts', `${n}.json`), 'utf8'))]),
   );
 }
 
-/** mulberry32: small, fast, and the same everywhere. */
-function prng(seed) {
+/** mulberry32: small, fast, and the same everywhere (the foreign test chain draws from it too). */
+export function prng(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -99,6 +110,9 @@ export function buildPlan(addressOf, artifacts = loadArtifacts()) {
   contracts.spam = {
     address: getContractAddress({ from: A.spammer, nonce: 0n }).toLowerCase(),
     artifact: 'Token', kind: 'erc20', deployer: 'spammer', spam: true,
+  };
+  contracts.farLanterns = {
+    address: getContractAddress({ from: A.curator, nonce: 0n }).toLowerCase(), artifact: 'Linked721', kind: 'erc721', deployer: 'curator',
   };
   contracts.ivanGuard = {
     address: getContractAddress({ from: A.ivan, nonce: 0n }).toLowerCase(), artifact: 'Guard', kind: 'guard', deployer: 'ivan',
@@ -415,6 +429,17 @@ export function buildPlan(addressOf, artifacts = loadArtifacts()) {
 
   // --- peggy's tokens (she never sends) ---
   for (let i = 0; i < 3; i++) sendToken(dayAt(between(10, 199)), 'heidi', 'usdc', 'peggy', USDC(between(10, 100)));
+
+  // --- curator: Far Lanterns, metadata off chain. Last in time and with fixed hours (no PRNG draws), so
+  // every earlier transaction, block and draw is as it was before this collection existed. ---
+  at(dayAt(200, 8), () => tx('deployer', A.curator, 'eth_send', 'deployer funds curator', { value: parseEther('10'), gas: 21_000 }));
+  at(dayAt(200, 9), () => tx('curator', null, 'deploy', 'curator deploys Far Lanterns (ERC-721, metadata off chain at ipfs:// URIs)', {
+    data: encodeDeployData({ abi: artifacts.Linked721.abi, bytecode: artifacts.Linked721.bytecode, args: ['Far Lanterns', 'FAR'] }),
+    gas: 2_000_000,
+  }));
+  FAR_LANTERN_URIS.forEach((uri, i) => at(dayAt(200, 10) + i * 3600, () => tx('curator', C.farLanterns, 'nft_mint', `mint Far Lantern #${i + 1} to curator (${uri.replace(FAR_LANTERNS_CID, 'CID')})`, {
+    data: enc('Linked721', 'mint', [A.curator, uri]), gas: 300_000,
+  })));
 
   // --- order by time, materialise, group into blocks ---
   intents.sort((x, y) => x[0] - y[0] || x[1] - y[1]);

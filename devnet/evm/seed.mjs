@@ -199,6 +199,7 @@ async function buildManifest({ rpc, plan, planned, addressOf, artifacts }) {
     spam: { name: 'Visit claim-rewards.example to claim', symbol: 'CLAIM-REWARDS.EXAMPLE', decimals: 18, possibleSpam: true },
     lights: { name: 'Lantern Lights', symbol: 'LIGHT' },
     items: { name: 'Lantern Items', symbol: 'LITEM' },
+    farLanterns: { name: 'Far Lanterns', symbol: 'FAR' },
   };
   for (const [k, m] of Object.entries(meta)) Object.assign(contracts[k], m);
 
@@ -342,7 +343,13 @@ export function renderScenarioMd(m) {
     '- **judy** makes two reverted transactions (a Guard poke with a too-large value, a transfer of a Light she does not',
     '  own), burns LNT and a Light, sends USDC to carol.',
     '- **oscar** only ever appears as an internal-call recipient of MultiSend; **peggy** only ever receives tokens/NFTs',
-    '  (log-only party); **mallory** never transacts (empty history).', '');
+    '  (log-only party); **mallory** never transacts (empty history).',
+    '- **curator** (dev account 20, funded by deployer) deploys Far Lanterns (ERC-721) on the last day and mints four to herself. Their metadata is **off chain**:',
+    '  `ipfs://<CID>/<n>.json`, whose image is `ipfs://<CID>/<n>.svg`. `npm run dev` serves that CID from a small local gateway',
+    '  (`devnet/evm/nft-metadata-server.mjs`, on 127.0.0.1:`DEVNET_NFT_PORT`, default 8547) and points `NFT_IPFS_GATEWAY` and',
+    '  `NFT_METADATA_ALLOW_HOSTS` at it, so Lantern fetches the metadata in the background and the NFT page shows names and',
+    '  images. Token 4 points at a file the gateway does not have: its card shows no image, and its fetch is kept as failed',
+    '  (`http_status`). Without that gateway (integration tests) the fetcher refuses or fails these URIs and makes no other request.', '');
   L.push('## Accounts', '', '| name | address | dev index | txs touching | sent | role |', '|---|---|---|---|---|---|');
   for (const [n, a] of Object.entries(m.accounts)) L.push(`| ${n} | \`${a.address}\` | ${a.index} | ${a.txCount} | ${a.sentCount} | ${a.role} |`);
   L.push('', '"txs touching" counts transactions where the address is the sender, the recipient, a created contract, a party',

@@ -25,16 +25,24 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     const started = performance.now();
     const requestId = requestIdFor(req.headers.get('x-request-id'));
     let res: Response;
+    let failure: unknown;
     try {
       await enforceRateLimit(req.headers);
       if (!opts.open) requireApiAccess(req);
       const out = await fn(req, await ctx.params);
       res = out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
     } catch (e) {
+      failure = e;
       res = errorResponse(e, req, requestId);
     }
     const { pathname } = new URL(req.url);
-    requestLog(req, requestId).info({ method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) }, 'api request');
+    const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) };
+    // An upstream down, slow or behind an open breaker is expected: one warn line naming the source, no stack.
+    if (isLanternError(failure) && failure.status >= 500) {
+      requestLog(req, requestId).warn({ ...line, code: failure.code, source: failure.source }, `api request failed: ${failure.message}`);
+    } else {
+      requestLog(req, requestId).info(line, 'api request');
+    }
     return withApiHeaders(req, res, requestId);
   };
 }
@@ -56,7 +64,11 @@ export function errorResponse(e: unknown, req?: Request, requestId?: string): Re
     if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
     return Response.json(body(e), { status: e.status, headers });
   }
-  // Unexpected: keep the detail in the server log, never in the body.
+  // The caller went away: expected, one info line. Anything else is unexpected: the stack goes to the log, never the body.
+  if (req?.signal?.aborted) {
+    requestLog(req, requestId).info({ err: { name: (e as Error)?.name, message: (e as Error)?.message } }, 'request aborted by the client');
+    return new Response(null, { status: 499 });
+  }
   (req ? requestLog(req, requestId) : log()).error({ err: e }, 'unhandled error in route handler');
   return Response.json(body(new LanternError(500, 'internal_error', 'Lantern failed unexpectedly; the error has been logged.')), {
     status: 500,
@@ -145,7 +157,8 @@ export function zodToBadParameter(error: z.ZodError): LanternError {
  * right one instead of Next's empty 405. Spread into a route module: `export const { PUT, ... } = ...`.
  */
 export function otherMethods(...allowed: ('GET' | 'POST')[]) {
-  const allow = [...allowed, 'OPTIONS'].join(', ');
+  // HEAD is served wherever GET is (Next answers it from the GET handler).
+  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
   const refuse = async (req: Request) => {
     const res = errorResponse(new LanternError(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`), req);
     res.headers.set('Allow', allow);

@@ -98,3 +98,9 @@ export async function deleteSavedWallet(address: string): Promise<void> {
   const a = addressSchema.parse(address);
   await (await db()).query('DELETE FROM saved_wallets WHERE profile_id = $1 AND address = $2', [profileId, a]);
 }
+
+/** Every saved wallet of a profile (the person's own data deletion); returns how many went. */
+export async function deleteAllSavedWallets(profileId: string): Promise<number> {
+  const { rows } = await (await db()).query<{ address: string }>('DELETE FROM saved_wallets WHERE profile_id = $1 RETURNING address', [profileId]);
+  return rows.length;
+}

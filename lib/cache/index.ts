@@ -1,5 +1,6 @@
 import 'server-only';
 import { config } from '@/lib/config';
+import { clock } from '@/lib/clock';
 import { redis } from './redis';
 
 /**
@@ -46,7 +47,7 @@ export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Pr
 function memoryGet<T>(key: string): T | undefined {
   const m = memory.get(key);
   if (!m) return undefined;
-  if (m.expires <= Date.now()) {
+  if (m.expires <= clock.now()) {
     drop(key, m);
     return undefined;
   }
@@ -62,7 +63,7 @@ async function redisGet<T>(key: string): Promise<T | undefined> {
     const [v, ttlMs] = await r.multi().get(`lantern:cache:${key}`).pttl(`lantern:cache:${key}`).exec().then((x) => x!.map(([, y]) => y) as [string | null, number]);
     if (v === null) return undefined;
     const value = JSON.parse(v) as T;
-    remember(key, value, v.length, ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
+    remember(key, value, v.length, ttlMs > 0 ? clock.now() + ttlMs : Number.POSITIVE_INFINITY);
     return value;
   } catch {
     return undefined; // Redis down: behave as a miss
@@ -71,7 +72,7 @@ async function redisGet<T>(key: string): Promise<T | undefined> {
 
 async function write(key: string, value: unknown, ttl: number) {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  remember(key, value, text.length, Number.isFinite(ttl) ? Date.now() + ttl * 1000 : Number.POSITIVE_INFINITY);
+  remember(key, value, text.length, Number.isFinite(ttl) ? clock.now() + ttl * 1000 : Number.POSITIVE_INFINITY);
   const r = await redis();
   if (!r) return;
   try {

@@ -18,6 +18,7 @@ export interface ShowcaseWallet {
 export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
   { name: 'alice', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tab: 'history', shows: 'The busiest history: 398 transactions of swaps, token sends and NFT trades' },
   { name: 'bob', address: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', tab: 'nfts', shows: 'The NFT collector: Lantern Lights and 1155 items, some traded and burned' },
+  { name: 'curator', address: '0x09DB0a93B389bEF724429898f539AEB7ac2Dd55f', tab: 'nfts', shows: 'Far Lanterns: NFT metadata that lives off chain (ipfs://), fetched in the background' },
   { name: 'erin', address: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', tab: 'history', shows: 'The swapper: swaps both ways, and one reverted transfer' },
   { name: 'carol', address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', tab: 'history', shows: 'The spam-airdrop victim: an unsolicited token, marked possible spam' },
   { name: 'graceWallet', address: '0x6E18cA50fAcDD5ACA249C73dd6b4CA33a12cc3A0', tab: 'history', shows: 'The contract wallet: created through a factory, acts through execute()' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressSchema, chainIdSchema, compact, hexSchema } from './common';
+import { isRfc3986Uri, isSiweDomain, statementProblem } from './eip4361';
 
 /**
  * Sign-in: POST {auth_url}/challenge/request/evm (the operation the interface leaves out, modelled on
@@ -12,23 +13,38 @@ const isoDateTime = z.iso.datetime({ offset: true, error: 'expected an ISO 8601 
 // ---------------------------------------------------------------------------------------------------
 // Challenge request
 
+/** An absolute RFC 3986 URI (EIP-4361's uri and resources), also one WHATWG URL parsers read. */
+const rfc3986Uri = (what: string) =>
+  z
+    .string({ error: `${what}: expected an absolute URI such as https://example.com/` })
+    .max(2048, `${what} is longer than 2048 characters`)
+    .refine(isRfc3986Uri, `expected an absolute RFC 3986 URI such as https://example.com/ (ASCII only: no spaces, control characters or raw Unicode; %-escapes well formed)`)
+    .pipe(z.url({ error: 'expected an absolute URI such as https://example.com/' }));
+
 export const challengeRequestBodySchema = z
   .object({
-    // EIP-4361 domain: an RFC 3986 authority (host[:port]), no scheme, path or whitespace.
+    // EIP-4361 domain: an RFC 3986 authority (host[:port]), no scheme, path or whitespace. Not trimmed:
+    // a space or line break around it is refused, not silently dropped.
     domain: z
       .string()
-      .trim()
       .min(1, 'domain is required')
-      .max(253)
-      .regex(/^[^\s/?#]+$/, 'expected a domain such as example.com (no scheme or path)'),
+      .max(253 + 6)
+      .refine(isSiweDomain, 'expected an RFC 3986 authority such as example.com or localhost:3000 (host and optional port; no scheme, path, user info or spaces)'),
     chainId: chainIdSchema,
     address: addressSchema,
-    // A statement is one line in the message; a newline would let it forge the lines that follow.
-    statement: z.string().max(1024).regex(/^[^\n\r]*$/, 'statement must be a single line').optional(),
-    uri: z.url({ error: 'expected an absolute URI such as https://example.com/' }).max(2048),
+    // A statement is one line of plain text in the message (see eip4361.ts for why each rule).
+    statement: z
+      .string()
+      .max(1024)
+      .superRefine((s, ctx) => {
+        const problem = statementProblem(s);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    uri: rfc3986Uri('uri'),
     expirationTime: isoDateTime.optional(),
     notBefore: isoDateTime.optional(),
-    resources: z.array(z.url({ error: 'expected absolute URIs' }).max(2048)).max(32).optional(),
+    resources: z.array(rfc3986Uri('resources entry')).max(32, 'at most 32 resources').optional(),
     timeout: z.number().int('timeout is in whole seconds').min(15, 'timeout must be at least 15 seconds').max(120, 'timeout must be at most 120 seconds'),
   })
   .superRefine((b, ctx) => {

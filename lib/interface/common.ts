@@ -1,12 +1,12 @@
 import { getAddress, type Address } from 'viem';
 import { z } from 'zod';
+import { ADDRESS_RE } from '@/lib/format';
 
 /**
  * Pieces shared by the EVM and sign-in schemas. Wire schemas are lenient where real providers differ
  * from the documented types (see tests/fixtures/reference/SOURCES.md) and always produce one internal shape.
  */
 
-const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 /**
  * An EVM address in any letter case, returned EIP-55 checksummed. Mixed case is not checked against
@@ -123,11 +123,16 @@ export function blankToUndefined(v: unknown): unknown {
   return typeof v === 'string' && v.trim() === '' ? undefined : v;
 }
 
-/** Query boolean: exactly "true" or "false" (any case); anything else is an error on that key. */
+/**
+ * The one boolean query parameter of the published API (`with_transactions`, `include_internal_transactions`,
+ * `nft_metadata`, `exclude_spam`, `normalizeMetadata`, `media_items`): `true` or `false` in any letter case;
+ * blank or absent means not given (each parameter's default). Anything else, `1`/`0` and `yes` included,
+ * or the key given twice, is a 400 on that key.
+ */
 export const queryBoolean = z.preprocess(
   blankToUndefined,
   z
-    .string()
+    .string({ error: (issue) => (Array.isArray(issue.input) ? 'given more than once; send it once, true or false' : 'expected true or false') })
     .trim()
     .toLowerCase()
     .pipe(z.enum(['true', 'false'], { error: 'expected true or false' }))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryBoolean } from './common';
 
 /**
  * The ledger block operation: `GET {ledger_base_url}/blocks/by_version/{version}?with_transactions=`.
@@ -410,16 +411,11 @@ export const ledgerVersionSchema = z
   .transform((v) => v.toString());
 
 /**
- * `with_transactions`: `true`/`1`/empty (a bare `?with_transactions` is a flag, so presence means true)
- * or `false`/`0`. Anything else, or the key given twice, is a 400 naming it. Absent means false on the
- * API (the interface's default); the page defaults to true.
+ * `with_transactions`: the API's shared query boolean (`true`/`false` in any case; blank or absent is
+ * not given, which the API reads as false, the interface's default, and the page as true).
  */
-export const withTransactionsSchema = z
-  .enum(['true', 'false', '1', '0', ''], { error: 'must be true or false' })
-  .transform((s) => s !== 'false' && s !== '0');
-
 export const blockQuerySchema = z.object({
-  with_transactions: withTransactionsSchema.optional(),
+  with_transactions: queryBoolean,
 });
 
 // ---------------------------------------------------------------------------------------------------

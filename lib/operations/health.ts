@@ -2,17 +2,23 @@ import 'server-only';
 import { redis } from '@/lib/cache/redis';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
+import { asBreakerOpen, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
+import { breakerSnapshots, evmNodeBreaker, hostedBreaker, ledgerNodeBreaker } from '@/lib/sources/breakers';
 import { describeSources } from './sources';
 
 /**
  * What a load balancer and an operator need: is the database up (the instance is useless without it:
- * `ok`), and can each source be reached right now. Sources are probed with short timeouts and the
- * answer is kept a few seconds, so a burst of health checks never becomes a burst upstream.
+ * `ok`), and can each source be reached right now. Each source's check goes through its breaker, so it
+ * is also the breaker's probe: while a breaker is open the upstream is left alone and the check says so;
+ * once its cool-down is over, health's check may be the one probe. Checks wait at most 1.5 s (less when
+ * UPSTREAM_TIMEOUT_MS is shorter) and are kept a few seconds, so a burst of health checks never becomes
+ * a burst upstream. `breakers` lists every upstream's breaker (closed / open / half-open, since when).
  * Probes name hosts only: URLs may carry keys.
  */
 type Probe = { ok: boolean; ms?: number; error?: string };
 
-let last: { at: number; value: Awaited<ReturnType<typeof probeSources>> } | undefined;
+const CHECK_MS = 1500;
+let last: { at: number; value: Promise<Awaited<ReturnType<typeof probeSources>>> } | undefined;
 
 export async function health() {
   const c = config();
@@ -28,22 +34,41 @@ export async function health() {
         await r.ping();
       })
     : undefined;
-  if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: await probeSources() };
-  return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources: last.value };
+  // Shared while in flight, so concurrent health checks make one round of checks.
+  if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
+  const sources = await last.value;
+  return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources, breakers: breakerSnapshots() };
 }
 
 async function probeSources() {
   const c = config();
+  const ms = Math.min(CHECK_MS, c.upstreamTimeoutMs);
   const probes: Record<string, Promise<Probe>> = {};
   if (c.mode === 'node') {
-    probes.evm_node = timed(() => rpc(c.evmRpcUrl));
+    probes.evm_node = check(evmNodeBreaker(c.evmRpcUrl), () => rpc(c.evmRpcUrl, ms));
   } else {
-    probes.data_api = timed(() => reach(c.dataApiUrl));
-    probes.auth_api = timed(() => reach(c.authApiUrl));
+    probes.data_api = check(hostedBreaker('data', c.dataApiUrl), () => reach(c.dataApiUrl, ms));
+    probes.auth_api = check(hostedBreaker('auth', c.authApiUrl), () => reach(c.authApiUrl, ms));
   }
-  probes.ledger_local = timed(() => reach(c.ledgerUrls.local));
+  probes.ledger_local = check(ledgerNodeBreaker('local', c.ledgerUrls.local), () => reach(c.ledgerUrls.local, ms));
   const entries = await Promise.all(Object.entries(probes).map(async ([k, p]) => [k, await p] as const));
   return { ...Object.fromEntries(entries), describe: describeSources() };
+}
+
+/**
+ * One source's check through its breaker. Health's short timeout counts as an ordinary failure, not as
+ * the upstream timing out (which opens the breaker at once): a slow upstream is not a stalled one.
+ */
+async function check(breaker: CircuitBreaker, fn: () => Promise<Response>): Promise<Probe> {
+  const t = performance.now();
+  try {
+    const res = await breaker.run(fn, { result: responseOutcome, error: () => 'failure' });
+    if (res.status >= 500) return { ok: false, error: `HTTP ${res.status}` };
+    return { ok: true, ms: Math.round(performance.now() - t) };
+  } catch (e) {
+    if (asBreakerOpen(e)) return { ok: false, error: 'not answering: breaker open' };
+    return { ok: false, error: (e as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable' };
+  }
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<Probe & { kind?: string }> {
@@ -56,20 +81,23 @@ async function timed(fn: () => Promise<unknown>): Promise<Probe & { kind?: strin
   }
 }
 
-/** Any HTTP answer means reachable: health does not spend the hosted API's quota or need its key. */
-async function reach(url: string) {
-  const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1500), cache: 'no-store' });
+/** Any HTTP answer below 500 means reachable: health does not spend the hosted API's quota or need its key. */
+async function reach(url: string, ms: number): Promise<Response> {
+  const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(ms), cache: 'no-store' });
   await res.body?.cancel();
+  return res;
 }
 
-async function rpc(url: string) {
+/** The node answers eth_chainId: a JSON-RPC error or a body without a result is a failure (a 502 answer). */
+async function rpc(url: string, ms: number): Promise<Response> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
-    signal: AbortSignal.timeout(1500),
+    signal: AbortSignal.timeout(ms),
     cache: 'no-store',
   });
-  const body = (await res.json()) as { result?: string };
+  const body = (await res.json().catch(() => ({}))) as { result?: string };
   if (!body.result) throw new Error('no chain id');
+  return res;
 }

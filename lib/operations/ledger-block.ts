@@ -2,7 +2,7 @@ import 'server-only';
 import { redis } from '@/lib/cache/redis';
 import { badParameter } from '@/lib/errors';
 import { blockSchema, ledgerVersionSchema, serializeBlock, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
-import { fetchBlockByVersion } from '@/lib/sources/ledger-node';
+import { assertLedgerSourceAvailable, fetchBlockByVersion } from '@/lib/sources/ledger-node';
 
 /**
  * Ledger block by version, for the page and the published API.
@@ -118,6 +118,8 @@ async function entryFor(network: LedgerNetworkName, version: bigint | string, wi
   const s = state();
   const key = `${network}:${v}:${withTransactions}`;
   let pending = s.inflight.get(key);
+  // Never queue behind a lookup that may be the breaker's probe of a stalled node: answer 503 at once.
+  if (pending) assertLedgerSourceAvailable(network);
   if (!pending) {
     pending = (async () => {
       const shared = await sharedLookup(network, v, withTransactions);

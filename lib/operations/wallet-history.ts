@@ -4,33 +4,64 @@ import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
 import { serializeHistoryPage, type HistoryPage, type HistoryQuery } from '@/lib/interface/history';
 import { nodeRequestChain, nodeWalletHistory } from '@/lib/sources/evm-node';
+import { headBlock, reorgDepth } from '@/lib/sources/evm-node/rpc';
 import { hostedWalletHistory } from '@/lib/sources/hosted/wallet-history';
 
-/** Which source answers, under which cache key and lifetime. */
+/**
+ * Cached history pages. The rule: a cached page is reused only while it is certain to be the same page.
+ *
+ * A page is *closed* when new blocks cannot change it: a DESC page after a cursor (anchored below the
+ * position the first page saw; nothing is added below), or an ASC page that has a next cursor (rows
+ * after its last row exist, so new transactions land after them). In node mode it must also hold only
+ * final blocks (at or below head - reorg depth). Closed pages are kept under a key without the head
+ * (CLOSED_TTL_S). Every other page is *open* (a DESC first page starts at the head; an ASC page without a
+ * next cursor ends at it): in node mode it is kept under a key that includes the head block it was
+ * computed at, so a new block is a new key and the next request sees the new transactions; the head itself
+ * is shared for at most one second (lib/sources/evm-node/rpc.ts). The hosted API does not tell Lantern its
+ * head, so there an open page is kept OPEN_HOSTED_TTL_S only.
+ */
+const CLOSED_TTL_S = 300;
+const OPEN_NODE_TTL_S = 60; // per head block: bounds memory, never freshness
+const OPEN_HOSTED_TTL_S = 5;
+
 async function plan(address: string, query: HistoryQuery) {
   const c = config();
-  const chain =
-    c.mode === 'hosted'
-      ? resolveChain(query.chain ?? c.defaultChain, 'history', { devnet: c.acceptDevnet })
-      : await nodeRequestChain(query.chain, 'history');
-  return {
-    key: `history:${c.mode}:${chain.hex}:${address}:${stableKey(query)}`,
-    // A first page changes as soon as a block lands: seconds. A cursor page is anchored below it: longer.
-    ttl: query.cursor ? 300 : 5,
-    load: () => (c.mode === 'hosted' ? hostedWalletHistory(address, chain, query) : nodeWalletHistory(address, chain, query)),
+  const node = c.mode !== 'hosted';
+  const chain = node ? await nodeRequestChain(query.chain, 'history') : resolveChain(query.chain ?? c.defaultChain, 'history', { devnet: c.acceptDevnet });
+  const base = `history:${c.mode}:${chain.hex}:${address}:${stableKey(query)}`;
+  const desc = query.order === 'DESC';
+  const closed = async (page: HistoryPage): Promise<boolean> => {
+    if (!(desc ? !!query.cursor : page.cursor !== null)) return false;
+    if (!node) return true;
+    const final = (await headBlock()) - reorgDepth();
+    return page.result.every((t) => Number(t.block_number) <= final);
   };
+  const load = () => (node ? nodeWalletHistory(address, chain, query) : hostedWalletHistory(address, chain, query));
+  /** The page (or a value made of it, e.g. its JSON text) under the rule above. */
+  const serve = async <T>(suffix: string, make: (page: HistoryPage) => T): Promise<T> => {
+    const outer = await cached(`${base}${suffix}`, { ttl: (v: { closed: boolean }) => (v.closed ? CLOSED_TTL_S : 0) }, async () => {
+      const openKey = node ? `${base}@${await headBlock()}${suffix}` : `${base}~open${suffix}`;
+      let isClosed = false;
+      const value = await cached(openKey, { ttl: node ? OPEN_NODE_TTL_S : OPEN_HOSTED_TTL_S }, async () => {
+        const page = await load();
+        isClosed = await closed(page);
+        return make(page);
+      });
+      return { closed: isClosed, value };
+    });
+    return outer.value;
+  };
+  return { serve };
 }
 
 /** Wallet history: the hosted data API when a key is set, else Lantern's own EVM node source. */
 export async function getWalletHistory(address: string, query: HistoryQuery): Promise<HistoryPage> {
-  const p = await plan(address, query);
-  return cached(p.key, { ttl: p.ttl }, p.load);
+  return (await plan(address, query)).serve('', (page) => page);
 }
 
 /** The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation. */
 export async function getWalletHistoryBody(address: string, query: HistoryQuery): Promise<string> {
-  const p = await plan(address, query);
-  return cached(`${p.key}:body`, { ttl: p.ttl }, async () => JSON.stringify(serializeHistoryPage(await cached(p.key, { ttl: p.ttl }, p.load))));
+  return (await plan(address, query)).serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
 }
 
 export function stableKey(q: object): string {

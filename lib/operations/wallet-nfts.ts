@@ -5,19 +5,24 @@ import { config } from '@/lib/config';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
 import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
+import { headBlock } from '@/lib/sources/evm-node/rpc';
 import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
 
 async function plan(address: string, query: NftQuery) {
   const c = config();
   const chain =
     c.mode === 'hosted' ? resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet }) : await nodeRequestChain(query.chain, 'nfts');
+  // Node mode: a listing is kept under the head block it was computed at (a new block may change it, and
+  // a new key makes the next request catch up); the head itself is shared for at most a second.
+  const at = c.mode === 'hosted' ? '' : `@${await headBlock()}`;
   return {
-    key: `nfts:${c.mode}:${chain.hex}:${address}:${stableKey(query)}`,
+    key: `nfts:${c.mode}:${chain.hex}:${address}:${stableKey(query)}${at}`,
     load: () => (c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query)),
   };
 }
 
-// SYNCED listings may be reused briefly; a SYNCING one is about to change, so it is never kept.
+// SYNCED listings may be reused briefly (node mode: at the same head only); a SYNCING one is about to
+// change, so it is never kept.
 const ttlFor = (status: string | null) => (status === 'SYNCED' ? 30 : 0);
 
 /** NFTs a wallet owns: the hosted data API when a key is set, else Lantern's own EVM node source. */

@@ -1,4 +1,5 @@
 import { getAddress, isAddress } from 'viem';
+import { ADDRESS_RE } from '@/lib/format';
 
 export type SearchTarget =
   | { kind: 'address'; address: string }
@@ -11,7 +12,7 @@ const U64_MAX = 18446744073709551615n;
 /** What a search box input means: an EVM address (any case), a ledger version (digits) or an ENS name. */
 export function classifySearch(raw: string): SearchTarget {
   const input = raw.trim();
-  if (/^0x[0-9a-fA-F]{40}$/.test(input) && isAddress(input, { strict: false })) {
+  if (ADDRESS_RE.test(input) && isAddress(input, { strict: false })) {
     return { kind: 'address', address: getAddress(input.toLowerCase()) };
   }
   if (/^\d{1,20}$/.test(input) && BigInt(input) <= U64_MAX) return { kind: 'version', version: BigInt(input).toString() };

@@ -4,6 +4,8 @@ import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
 import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
+import { asBreakerOpen, type BreakerOpenError, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
+import { ensBreaker } from '@/lib/sources/breakers';
 
 export type EnsResult = { ok: true; address: string } | { ok: false; reason: string };
 
@@ -20,10 +22,12 @@ export async function resolveEnsName(name: string): Promise<EnsResult> {
     return { ok: false, reason: `“${name}” is not a valid ENS name.` };
   }
   try {
-    const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 1 }) });
+    const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0, fetchFn: ensFetch(url) }) });
     const address = await client.getEnsAddress({ name: normalized });
     return address ? { ok: true, address } : { ok: false, reason: `${name} does not resolve to an address.` };
-  } catch {
+  } catch (e) {
+    const open = breakerError(e);
+    if (open) return { ok: false, reason: `${open.message} Paste the 0x address of ${name} instead.` };
     return { ok: false, reason: `The ENS node did not answer while resolving ${name}; try again.` };
   }
 }
@@ -41,7 +45,7 @@ export async function reverseEnsNames(addresses: string[]): Promise<Record<strin
   const url = config().ensRpcUrl;
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))].slice(0, 100);
   if (!url || unique.length === 0 || Date.now() < reverseDownUntil) return {};
-  const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0 }), batch: { multicall: true } });
+  const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0, fetchFn: ensFetch(url) }), batch: { multicall: true } });
   const names: Record<string, string> = {};
   const lookups = unique.map((a) =>
     cached(`ens:reverse:${a}`, { ttl: 3600 }, () => client.getEnsName({ address: a as `0x${string}` }))
@@ -54,4 +58,21 @@ export async function reverseEnsNames(addresses: string[]): Promise<Record<strin
   );
   await Promise.race([Promise.all(lookups), new Promise((r) => setTimeout(r, REVERSE_WAIT_MS))]);
   return { ...names };
+}
+
+/** Every call to the ENS node goes through its breaker: a node known to be down is not waited for. */
+function ensFetch(url: string) {
+  const breaker = ensBreaker(url);
+  return (input: string | URL | Request, init?: RequestInit) => breaker.run(() => fetch(input, init), { result: responseOutcome, error: errorOutcome });
+}
+
+/** viem wraps what fetch threw: find the breaker's answer in the cause chain. */
+function breakerError(e: unknown): BreakerOpenError | undefined {
+  let cur = e as { cause?: unknown } | undefined;
+  for (let i = 0; cur && i < 6; i++) {
+    const open = asBreakerOpen(cur);
+    if (open) return open;
+    cur = cur.cause as typeof cur;
+  }
+  return undefined;
 }

@@ -2,17 +2,20 @@ import 'server-only';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { redis } from '@/lib/cache/redis';
+import { clock } from '@/lib/clock';
 
 /**
- * Fixed one-minute windows per client IP and per API key, counted in Redis when REDIS_URL is set
- * (so instances count together) and in process otherwise. RATE_LIMIT_PER_MINUTE=0 turns it off.
+ * One-minute windows per client IP and per API key, each opened by its bucket's first request (not
+ * aligned to the wall clock's minutes, so a burst is never split by a minute boundary), counted in
+ * Redis when REDIS_URL is set (so instances count together) and in process otherwise.
+ * RATE_LIMIT_PER_MINUTE=0 turns it off.
  */
 
 const WINDOW_MS = 60_000;
 const local = new Map<string, { count: number; resetAt: number }>();
 
-export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' = 'api'): Promise<void> {
-  const limit = config().rateLimitPerMinute;
+export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' | 'nft-resync' = 'api', perMinute?: number): Promise<void> {
+  const limit = config().rateLimitPerMinute === 0 ? 0 : (perMinute ?? config().rateLimitPerMinute);
   if (limit === 0) return;
   const buckets = [`${scope}:ip:${clientIp(headers)}`];
   const key = headers.get('x-api-key');
@@ -20,34 +23,36 @@ export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action'
   for (const bucket of buckets) {
     const { count, resetAt } = await hit(bucket);
     if (count > limit) {
-      const retryAfter = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+      const retryAfter = Math.max(1, Math.ceil((resetAt - clock.now()) / 1000));
       throw new LanternError(429, 'rate_limited', `Too many requests: the limit is ${limit} a minute. Try again in ${retryAfter} s.`, { retryAfter });
     }
   }
 }
 
 async function hit(bucket: string): Promise<{ count: number; resetAt: number }> {
-  const now = Date.now();
-  const window = Math.floor(now / WINDOW_MS);
-  const resetAt = (window + 1) * WINDOW_MS;
+  const now = clock.now();
   const r = await redis();
   if (r) {
     try {
-      const k = `lantern:rl:${bucket}:${window}`;
-      const [[, count]] = (await r.multi().incr(k).pexpire(k, WINDOW_MS + 1000).exec()) as [[unknown, number], unknown];
-      return { count, resetAt };
+      const k = `lantern:rl:${bucket}`;
+      // The first request opens the window (SET NX with its lifetime); later ones only count.
+      const replies = (await r.multi().set(k, 0, 'PX', WINDOW_MS, 'NX').incr(k).pttl(k).exec()) as [unknown, number][];
+      const count = replies[1][1];
+      const ttl = replies[2][1];
+      return { count, resetAt: now + (ttl > 0 ? ttl : WINDOW_MS) };
     } catch {
       // Redis down: count locally rather than refuse everyone or let everyone through unbounded
     }
   }
   const e = local.get(bucket);
   if (!e || e.resetAt <= now) {
-    local.set(bucket, { count: 1, resetAt });
+    const fresh = { count: 1, resetAt: now + WINDOW_MS };
+    local.set(bucket, fresh);
     if (local.size > 50_000) for (const [k, v] of local) if (v.resetAt <= now) local.delete(k);
-    return { count: 1, resetAt };
+    return { ...fresh };
   }
   e.count++;
-  return e;
+  return { ...e };
 }
 
 /**

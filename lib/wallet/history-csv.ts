@@ -4,7 +4,7 @@ import { serializeTransaction, type HistoryQuery } from '@/lib/interface/history
 import { siteOrigin } from '@/lib/config';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { csvLine } from './csv';
-import { utcDate, formatUtc } from './format';
+import { utcDate, formatUtc } from '@/lib/format';
 import { isDevnetMode, toChainView, toErrorInfo } from './server';
 import { describeTransaction, DIRECTION_LABEL, type Transfer } from './tx-view';
 

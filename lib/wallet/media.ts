@@ -5,8 +5,9 @@
  * - `data:` URIs pass only for raster images and SVG, and only into <img> (an <img> never runs the
  *   SVG's scripts nor loads its external resources); never into innerHTML, <object> or <iframe>;
  * - everything else (`javascript:`, `data:text/html`, `file:`, `blob:`, relative paths) is dropped.
- * Lantern never fetches metadata URLs on the server: the browser loads images straight from where
- * they are, with no referrer, lazily.
+ * Lantern never fetches images on the server (node mode fetches metadata JSON in the background, under
+ * lib/security/outbound's rules): the browser loads images straight from where they are, with no
+ * referrer, lazily.
  */
 
 export interface Gateways {

@@ -6,8 +6,8 @@ import { config } from '@/lib/config';
 import { isLanternError } from '@/lib/errors';
 import type { ErrorInfo } from './errors';
 import type { ChainView } from './tx-view';
+import { ADDRESS_RE } from '@/lib/format';
 
-export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
 type RawSearchParams = Record<string, string | string[] | undefined>;
 

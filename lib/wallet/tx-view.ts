@@ -1,5 +1,5 @@
 import type { HistoryPageWire } from '@/lib/interface/history';
-import { ZERO_ADDRESS, formatDecimal, formatUnits, sameAddress } from './format';
+import { ZERO_ADDRESS, formatDecimal, formatUnits, sameAddress } from '@/lib/format';
 
 /**
  * What a history row shows, derived from one transaction of the published API's answer, relative to

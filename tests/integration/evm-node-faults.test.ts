@@ -12,10 +12,11 @@ let proxy: RpcProxy;
 let lantern: LanternInstance;
 const m = loadManifest();
 const carol = m.accounts.carol.checksumAddress;
+const PROBE_MS = 1000;
 
 beforeAll(async () => {
   proxy = await startRpcProxy(inject('evmRpcUrl'));
-  lantern = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_LEDGER_PORT: String(inject('ledgerPort')) });
+  lantern = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_LEDGER_PORT: String(inject('ledgerPort')), UPSTREAM_PROBE_INTERVAL_MS: String(PROBE_MS) });
 });
 afterAll(async () => {
   await lantern?.stop();
@@ -38,8 +39,15 @@ describe('an EVM node that drops connections mid-page', () => {
 
     expect((await fetch(`${lantern.url}/api/health`)).status).toBe(200);
 
+    // The drops opened the node's breaker: within a probe interval (and one probe) the page is whole again.
     proxy.dropCalls = null;
-    const ok = await fetch(url);
+    const back = Date.now();
+    let ok = await fetch(url);
+    while (ok.status !== 200 && Date.now() - back < PROBE_MS + 5000) {
+      expect([ok.status, (await ok.json()).code]).toEqual([503, 'upstream_unavailable']);
+      await new Promise((r) => setTimeout(r, 200));
+      ok = await fetch(url);
+    }
     expect(ok.status).toBe(200);
     const page = await ok.json();
     const expected = m.transactions.filter((t) => t.parties.includes(m.accounts.carol.address)).length;

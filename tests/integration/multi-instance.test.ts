@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLedgerDevnet } from '../../devnet/ledger/index.mjs';
 import { startHostedStub, type HostedStub } from '../support/hosted-stub';
 import { startLantern, type LanternInstance } from '../support/lantern';
-import { flushRedis, freshDatabase, PG_ADMIN_URL, REDIS_TEST_URL, reachable } from '../support/services';
+import { migrations } from '@/lib/db/migrations';
+import { flushRedis, freshDatabase, REDIS_TEST_URL, requireServices } from '../support/services';
 
 /**
  * Many instances behave as one: two production servers share one PostgreSQL and one Redis.
- * Needs the machine's PostgreSQL and Redis on loopback (CI has both); skipped, saying so, elsewhere.
+ * Needs the machine's PostgreSQL and Redis on loopback (.ci/run starts both): under CI a missing one
+ * fails this file saying what to start; elsewhere the file is skipped, saying so.
  */
-const available = (await reachable(PG_ADMIN_URL)) && (await reachable(REDIS_TEST_URL));
-if (!available) console.warn('multi-instance tests skipped: PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are required');
+const available = await requireServices(['postgres', 'redis'], 'multi-instance tests');
 
 const KEY = 'multi-instance-key-0123456789';
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -52,10 +53,15 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
     expect((await fetch(`${b.url}/api/health`)).status).toBe(200);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
-    const { rows } = await c.query<{ id: number; n: string }>('SELECT id, count(*) AS n FROM schema_migrations GROUP BY id');
+    const { rows } = await c.query<{ id: number; name: string; applied_at: Date }>('SELECT id, name, applied_at FROM schema_migrations ORDER BY id');
     await c.end();
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r.n === '1')).toBe(true);
+    // Every migration the code has, recorded once (id is the key) ...
+    expect(rows.map((r) => [r.id, r.name])).toEqual(migrations.map((m) => [m.id, m.name]));
+    // ... and all in one transaction (now() is the transaction's start): one instance migrated, the other
+    // waited on the lock and found nothing left to do. Two racing runners would have failed one start-up
+    // or split the work across transactions.
+    expect(new Set(rows.map((r) => r.applied_at.toISOString())).size).toBe(1);
+    for (const i of [a, b]) expect((await (await fetch(`${i.url}/api/health`)).json()).database).toMatchObject({ ok: true, kind: 'postgres' });
   });
 
   it('report the shared database as healthy', async () => {

@@ -10,7 +10,6 @@ beforeAll(async () => {
   app = await startLantern({
     DEVNET_EVM_PORT: String(inject('evmPort')),
     DEVNET_LEDGER_PORT: String(inject('ledgerPort')),
-    ALLOWED_ORIGINS: ORIGIN,
     PUBLIC_URL: ORIGIN,
     LANTERN_WARM_UP: 'on',
   });

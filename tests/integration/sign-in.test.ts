@@ -1,11 +1,13 @@
 import { request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import type { HDAccount } from 'viem/accounts';
 import { startLantern, type LanternInstance } from '../support/lantern';
+import { freshDatabase, requireServices } from '../support/services';
 import { startSignInChain, type SignInChain } from '../support/sign-in-chain';
 
 /**
@@ -89,7 +91,11 @@ interface ActionReply {
 }
 
 /** Calls a server action with raw http (so Host can be set like any client could). */
-function action(name: string, args: unknown[], opts: { cookie?: string; host?: string; origin?: string; base?: string } = {}): Promise<ActionReply> {
+function action(
+  name: string,
+  args: unknown[],
+  opts: { cookie?: string; host?: string; origin?: string; base?: string; xForwardedHost?: string } = {},
+): Promise<ActionReply> {
   const u = new URL(opts.base ?? lantern.url);
   const body = JSON.stringify(args);
   return new Promise((resolve, reject) => {
@@ -107,6 +113,7 @@ function action(name: string, args: unknown[], opts: { cookie?: string; host?: s
           'content-type': 'text/plain;charset=UTF-8',
           'content-length': Buffer.byteLength(body),
           ...(opts.cookie ? { cookie: opts.cookie } : {}),
+          ...(opts.xForwardedHost ? { 'x-forwarded-host': opts.xForwardedHost } : {}),
         },
       },
       (res) => {
@@ -326,6 +333,13 @@ describe('server actions (the pages’ sign-in)', () => {
     expect(sessionSet(replay)).toBe(false);
     const out = await action('signOutAction', [], { cookie: session });
     expect(out.setCookie.some((c) => /^lantern_session=;/.test(c) || /lantern_session=.*Max-Age=0/i.test(c))).toBe(true);
+    // A copy of the cookie taken before sign-out is worth nothing after it.
+    const after = await (await fetch(lantern.url, { headers: { cookie: session } })).text();
+    expect(after).not.toContain(`Signed in as ${eoa.address}`);
+    expect(await formAction('saveWalletAction', { address: chain.accounts[7].address, label: 'After sign-out' }, session)).toMatchObject({
+      ok: false,
+      error: { code: 'not_signed_in' },
+    });
   });
 
   it('refuses a message made for another domain, another uri or another chain, and sets no session', async () => {
@@ -342,18 +356,41 @@ describe('server actions (the pages’ sign-in)', () => {
     }
   });
 
-  it('refuses a signature collected by another site even with forged Host and Origin headers', async () => {
+  it('the phishing relay: forged Host, X-Forwarded-Host and Origin never yield a session the real host accepts', async () => {
+    const forged = { host: 'evil.example', origin: 'http://evil.example' };
+    // A hostile server relaying the pages' sign-in: npm start refuses an action from an origin outside
+    // PUBLIC_URL before it runs (scripts/lib/edge-guard.mjs), so there is nothing to sign.
+    for (const opts of [forged, { ...forged, xForwardedHost: 'evil.example' }]) {
+      const req = await action('requestChallengeAction', [eoa.address, 31337], opts);
+      expect(req.status).toBe(403);
+      expect(req.value).toBeUndefined();
+      expect(req.cookies.lantern_siwe).toBeUndefined();
+    }
+    // With Lantern's own Origin but a forged Host / X-Forwarded-Host, the message is still for Lantern's
+    // own domain (PUBLIC_URL), never the forged one, so a wallet on evil.example would flag it.
+    const own = await action('requestChallengeAction', [eoa.address, 31337], { host: 'evil.example', xForwardedHost: 'evil.example' });
+    expect(own.status).toBe(200);
+    expect(own.value?.ok, JSON.stringify(own.value)).toBe(true);
+    expect(own.value!.message!.startsWith(`${host} wants you to sign in`)).toBe(true);
+    expect(own.value!.message).toContain(`URI: ${lantern.url}\n`);
+    expect(own.value!.message).not.toContain('evil.example');
+
+    // A message for evil.example, from the published API (whose job is to serve other domains), signed by
+    // the victim: Lantern's sign-in refuses it however it is relayed, and sets no session.
     const c = await challenge({ domain: 'evil.example', uri: 'http://evil.example', statement: 'Sign in to Lantern' });
     const sig = await eoa.signMessage({ message: c.message });
-    const r = await action('verifyChallengeAction', [c.message, sig], { host: 'evil.example', origin: 'http://evil.example' });
-    expect(r.value?.ok).toBe(false);
-    expect(r.value?.error?.code).toBe('challenge_not_issued_here');
-    expect(sessionSet(r)).toBe(false);
-    // Same with a challenge cookie from a real request of this browser: it names another message.
+    const relayed = await action('verifyChallengeAction', [c.message, sig], forged);
+    expect(relayed.status).toBe(403);
+    expect(sessionSet(relayed)).toBe(false);
+    // From Lantern's own origin, with a challenge cookie of this browser: the message is not for this site.
     const mine = await signedAction();
-    const r2 = await action('verifyChallengeAction', [c.message, sig], { host: 'evil.example', origin: 'http://evil.example', cookie: mine.cookie });
-    expect(r2.value?.error?.code).toBe('challenge_not_issued_here');
-    expect(sessionSet(r2)).toBe(false);
+    const direct = await action('verifyChallengeAction', [c.message, sig], { cookie: mine.cookie });
+    expect(direct.value?.error?.code).toBe('domain_mismatch');
+    expect(sessionSet(direct)).toBe(false);
+    // The published API does verify it (201) for its own caller, and that record sets no cookie here.
+    const api = await verify(c.message, sig);
+    expect(api.status).toBe(201);
+    expect(api.setCookie).toEqual([]);
   });
 
   it('refuses other keys, altered messages, contract refusals and wrong networks, and sets no session', async () => {
@@ -388,20 +425,9 @@ describe('server actions (the pages’ sign-in)', () => {
 });
 
 // Many instances (issue 7): challenges live in PostgreSQL, so one issued by instance A verifies exactly
-// once across A and B. Runs where PostgreSQL is reachable (CI machines and this one run it).
-const pgUrl = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-async function pgReachable(): Promise<boolean> {
-  const { default: pg } = await import('pg');
-  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+// once across A and B. Needs the machine's PostgreSQL (.ci/run starts it): under CI a missing one fails
+// here saying what to start. The two instances share a database of their own, created and dropped here.
+const pgAvailable = await requireServices(['postgres'], 'sign-in tests on PostgreSQL');
 
 /** A form action posted exactly as React posts it (its own reply encoder, bundled with Next). */
 async function formAction(name: string, fields: Record<string, string>, cookie?: string, base = lantern.url) {
@@ -422,15 +448,18 @@ async function formAction(name: string, fields: Record<string, string>, cookie?:
 }
 
 
-describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
+describe.runIf(pgAvailable)('two instances on PostgreSQL', () => {
   let a: LanternInstance;
   let b: LanternInstance;
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
   beforeAll(async () => {
-    a = await startLantern({ EVM_RPC_URL: chain.rpcUrl, DATABASE_URL: pgUrl });
-    b = await startLantern({ EVM_RPC_URL: chain.rpcUrl, DATABASE_URL: pgUrl });
+    db = await freshDatabase();
+    a = await startLantern({ EVM_RPC_URL: chain.rpcUrl, DATABASE_URL: db.url });
+    b = await startLantern({ EVM_RPC_URL: chain.rpcUrl, DATABASE_URL: db.url });
   }, 120_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
   });
 
   it('a challenge from one instance verifies on the other exactly once, under 20 concurrent verifies', async () => {
@@ -463,6 +492,73 @@ describe.runIf(await pgReachable())('two instances on PostgreSQL', () => {
     expect(onB.toLowerCase()).toContain(other.address.slice(2, 8).toLowerCase());
     expect(await formAction('deleteWalletAction', { address: chain.accounts[6].address }, cookie, b.url)).toMatchObject({ ok: true });
     expect(await (await fetch(a.url, { headers: { cookie } })).text()).not.toContain(label);
+  });
+
+  async function signIn(on: LanternInstance, account: HDAccount): Promise<string> {
+    const req = await action('requestChallengeAction', [account.address, 31337], { base: on.url });
+    const m = req.value!.message!;
+    const r = await action('verifyChallengeAction', [m, await account.signMessage({ message: m })], { base: on.url, cookie: `lantern_siwe=${req.cookies.lantern_siwe}` });
+    expect(r.value?.ok, JSON.stringify(r.value)).toBe(true);
+    return `lantern_session=${r.cookies.lantern_session}`;
+  }
+  const signedInAs = async (on: LanternInstance, cookie: string, account: HDAccount) =>
+    (await (await fetch(on.url, { headers: { cookie } })).text()).includes(`Signed in as ${account.address}`);
+
+  it('a session cookie copied before sign-out is refused after it, on both instances', async () => {
+    const account = chain.accounts[8];
+    const cookie = await signIn(a, account);
+    expect(await signedInAs(a, cookie, account)).toBe(true);
+    expect(await signedInAs(b, cookie, account)).toBe(true);
+    await action('signOutAction', [], { base: b.url, cookie });
+    expect(await signedInAs(a, cookie, account)).toBe(false);
+    expect(await signedInAs(b, cookie, account)).toBe(false);
+    expect(await formAction('saveWalletAction', { address: chain.accounts[6].address, label: 'Copied cookie' }, cookie, a.url)).toMatchObject({
+      ok: false,
+      error: { code: 'not_signed_in' },
+    });
+  });
+
+  it('sign out on every device ends every session of the person, and only theirs', async () => {
+    const account = chain.accounts[9];
+    const laptop = await signIn(a, account);
+    const phone = await signIn(b, account);
+    const someoneElse = await signIn(a, chain.accounts[8]);
+    await action('signOutEverywhereAction', [], { base: a.url, cookie: phone });
+    expect(await signedInAs(a, laptop, account)).toBe(false);
+    expect(await signedInAs(b, phone, account)).toBe(false);
+    expect(await signedInAs(b, someoneElse, chain.accounts[8])).toBe(true);
+  });
+
+  it('deleting one’s saved data deletes the saved wallets and ends every session', async () => {
+    const account = chain.accounts[9];
+    const laptop = await signIn(a, account);
+    const phone = await signIn(b, account);
+    const label = `Mine ${Date.now()}`;
+    expect(await formAction('saveWalletAction', { address: chain.accounts[6].address, label }, laptop, a.url)).toMatchObject({ ok: true });
+    const del = await action('deleteMyDataAction', [null], { base: b.url, cookie: phone });
+    expect(del.value).toMatchObject({ ok: true, deleted: 1 });
+    expect(await signedInAs(a, laptop, account)).toBe(false);
+    expect(await signedInAs(b, phone, account)).toBe(false);
+    const again = await signIn(a, account);
+    expect(await (await fetch(a.url, { headers: { cookie: again } })).text()).not.toContain(label);
+  });
+});
+
+describe('production start', () => {
+  it('refuses to start without PUBLIC_URL, saying what to set', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', '0', '-H', '127.0.0.1'], {
+      env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: '', DATA_API_KEY: '', LANTERN_WARM_UP: 'off', DATA_DIR: path.join(tmpdir(), 'lantern-no-public-url') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toContain('PUBLIC_URL: required in production');
+    expect(out).toContain('PUBLIC_URL=https://lantern.example.com');
+    expect(out).not.toContain('listening');
   });
 });
 

@@ -5,7 +5,9 @@ import { readReference } from './reference';
  * A local stand-in for the hosted data API: a real HTTP server that speaks the interface the way the
  * real provider does (numbers for page, booleans for possible_spam, `erc20_transfers`, nulls in labels,
  * cursor null on the last page), and that can be told to misbehave. Tests point DATA_API_URL,
- * AUTH_API_URL and LEDGER_API_URL_* at it and count what reached it.
+ * AUTH_API_URL and LEDGER_API_URL_* at it and count what reached it. Every request is recorded with
+ * its query exactly as it arrived; history honours the range filters the way the interface says
+ * (from_block over from_date, to_block over to_date), so a filter Lantern failed to pass shows.
  */
 
 export type Fault =
@@ -32,6 +34,8 @@ export interface HostedStub {
   clearFaults(): void;
   /** How many transactions the stub holds for `address` (default 23). */
   setHistorySize(address: string, n: number): void;
+  /** The NFT answer's status for `address` (default SYNCED). */
+  setNftStatus(address: string, status: 'SYNCED' | 'SYNCING'): void;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
   const requests: StubRequest[] = [];
   const faults: { match: RegExp; fault: Fault; left: number }[] = [];
   const historySizes = new Map<string, number>();
+  const nftStatuses = new Map<string, string>();
   const sockets = new Set<import('node:net').Socket>();
   const hanging = new Set<ServerResponse>();
 
@@ -92,6 +97,13 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/([^/]+)\/nft$/))) {
       return nfts(decodeURIComponent(m[1]), u.searchParams, res);
     }
+    if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/(0x[0-9a-fA-F]{40})\/balance$/))) {
+      return json(res, 200, { balance: String(BigInt(`0x${m[1].slice(-8)}`) * 10n ** 9n) });
+    }
+    if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/transaction\/(0x[0-9a-fA-F]{64})(\/verbose)?$/))) {
+      const sample = readReference<{ response: { body: Record<string, unknown> } }>(m[2] ? 'transaction-verbose-jssdk-mock.json' : 'transaction-jssdk-mock.json');
+      return json(res, 200, { ...sample.response.body, hash: m[1] });
+    }
     if (method === 'POST' && u.pathname === '/challenge/request/evm') return challengeRequest(body, res);
     if (method === 'POST' && u.pathname === '/challenge/verify/evm') return challengeVerify(body, res);
     if (method === 'GET' && (m = u.pathname.match(/^(?:\/(mainnet|testnet))?\/blocks\/by_version\/([^/]+)$/))) {
@@ -107,8 +119,22 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     const offset = q.get('cursor') ? Number(Buffer.from(q.get('cursor')!, 'base64url').toString()) : 0;
     if (!Number.isInteger(offset)) return json(res, 400, { message: 'Invalid cursor' });
     const asc = (q.get('order') ?? 'DESC').toUpperCase() === 'ASC';
-    const indices = Array.from({ length: total }, (_, i) => (asc ? i : total - 1 - i)).slice(offset, offset + limit);
-    const next = offset + limit < total ? Buffer.from(String(offset + limit)).toString('base64url') : null;
+    // Transaction i is in block 19_000_000 + i at 2025-01-01 + i hours (see transaction()).
+    const num = (k: string) => (q.has(k) ? Number(q.get(k)) : undefined);
+    const date = (k: string) => (q.has(k) ? Date.parse(q.get(k)!) : undefined);
+    const [fromBlock, toBlock, fromDate, toDate] = [num('from_block'), num('to_block'), date('from_date'), date('to_date')];
+    const inRange = (i: number) => {
+      const block = 19_000_000 + i;
+      const at = Date.UTC(2025, 0, 1) + i * 3_600_000;
+      if (fromBlock !== undefined ? block < fromBlock : fromDate !== undefined && at < fromDate) return false;
+      if (toBlock !== undefined ? block > toBlock : toDate !== undefined && at > toDate) return false;
+      return true;
+    };
+    const indices = Array.from({ length: total }, (_, i) => (asc ? i : total - 1 - i))
+      .filter(inRange)
+      .slice(offset, offset + limit);
+    const matching = Array.from({ length: total }, (_, i) => i).filter(inRange).length;
+    const next = offset + limit < matching ? Buffer.from(String(offset + limit)).toString('base64url') : null;
     json(res, 200, {
       page: Math.floor(offset / limit) + 1,
       page_size: limit,
@@ -125,7 +151,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     const limit = Math.min(Number(q.get('limit') ?? 100), 100);
     const offset = q.get('cursor') ? Number(Buffer.from(q.get('cursor')!, 'base64url').toString()) : 0;
     const next = offset + limit < all.length ? Buffer.from(String(offset + limit)).toString('base64url') : null;
-    json(res, 200, { status: 'SYNCED', total: null, page: Math.floor(offset / limit) + 1, page_size: limit, cursor: next, result: all.slice(offset, offset + limit) });
+    json(res, 200, { status: nftStatuses.get(address.toLowerCase()) ?? 'SYNCED', total: null, page: Math.floor(offset / limit) + 1, page_size: limit, cursor: next, result: all.slice(offset, offset + limit) });
   }
 
   function challengeRequest(body: string, res: ServerResponse) {
@@ -188,6 +214,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
       faults.length = 0;
     },
     setHistorySize: (address, n) => historySizes.set(address.toLowerCase(), n),
+    setNftStatus: (address, status) => nftStatuses.set(address.toLowerCase(), status),
     close: () =>
       new Promise<void>((r) => {
         for (const h of hanging) h.destroy();

@@ -30,6 +30,8 @@ export async function startLantern(env: Record<string, string | undefined> = {})
       DATA_API_KEY: '',
       // Start-up warm-up (scripts/lib/warm-up.mjs) costs seconds per instance; tests that measure it turn it on.
       LANTERN_WARM_UP: 'off',
+      // Production refuses to start without it; the instance's own loopback URL is where tests reach it.
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

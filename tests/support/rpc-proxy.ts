@@ -16,13 +16,15 @@ export interface RpcProxy {
   calls: RpcCall[];
   /** While set, every call whose method matches has its connection destroyed without an answer. */
   dropCalls: RegExp | null;
+  /** While set, every call whose method matches is answered "method not found" (-32601), as a node without it does. */
+  refuseMethods: RegExp | null;
   stop: () => Promise<void>;
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const calls: RpcCall[] = [];
   const port = await freePort();
-  const proxy = { dropCalls: null as RegExp | null };
+  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -37,6 +39,23 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     }
     if (proxy.dropCalls && methods.some((m) => proxy.dropCalls!.test(m))) {
       req.socket.destroy(); // the node "drops the connection" mid-request
+      return;
+    }
+    if (proxy.refuseMethods && methods.some((m) => proxy.refuseMethods!.test(m))) {
+      // Answer the refused calls here and forward the rest (a batch keeps its other calls).
+      const parsed = JSON.parse(body);
+      const list: { id: unknown; method: string }[] = Array.isArray(parsed) ? parsed : [parsed];
+      const refused = (m: { method: string }) => proxy.refuseMethods!.test(m.method);
+      const notFound = (m: { id: unknown; method: string }) => ({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+      const rest = list.filter((m) => !refused(m));
+      let answered: unknown[] = [];
+      if (rest.length > 0) {
+        const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rest) });
+        answered = (await up.json()) as unknown[];
+      }
+      const out = [...list.filter(refused).map(notFound), ...answered];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(Array.isArray(parsed) ? out : out[0]));
       return;
     }
     try {

@@ -6,8 +6,30 @@ import pg from 'pg';
  * The machine's PostgreSQL and Redis (CI machines run both on loopback). Each test run gets a
  * database of its own and a Redis logical database it flushes, so runs never see each other's data.
  */
-export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+// The admin connection only creates and drops databases; `postgres` exists on every server.
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+
+const START = {
+  postgres: "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start   (or set TEST_PG_URL)",
+  redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no   (or set TEST_REDIS_URL)',
+} as const;
+
+/**
+ * Whether the services a test file needs are up. Under CI (CI set) a missing one is an error naming
+ * the command that starts it, so the file fails instead of passing with its tests skipped; elsewhere
+ * it warns and the caller skips.
+ */
+export async function requireServices(needs: ('postgres' | 'redis')[], what: string): Promise<boolean> {
+  const urls = { postgres: PG_ADMIN_URL, redis: REDIS_TEST_URL };
+  const missing: ('postgres' | 'redis')[] = [];
+  for (const n of needs) if (!(await reachable(urls[n]))) missing.push(n);
+  if (missing.length === 0) return true;
+  const how = missing.map((n) => `${n} at ${new URL(urls[n]).host}: start it with ${START[n]}`).join('\n');
+  if (process.env.CI) throw new Error(`${what} need ${missing.join(' and ')}, which did not answer:\n${how}`);
+  console.warn(`${what} skipped (CI is not set), missing:\n${how}`);
+  return false;
+}
 
 export function reachable(url: string, timeoutMs = 1000): Promise<boolean> {
   const { hostname, port } = new URL(url);

@@ -55,7 +55,28 @@ describe('configuration', () => {
 
   it('requires SESSION_SECRET in production', () => {
     expect(() => parseConfig({ ...base, NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: required in production/);
-    expect(parseConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+    const prod = { ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://lantern.example' };
+    expect(parseConfig(prod).sessionSecret).toBe('x'.repeat(32));
+  });
+
+  it('requires PUBLIC_URL in production, saying what to set, but not while building', () => {
+    const prod = { ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) } as const;
+    expect(() => parseConfig(prod)).toThrow(/PUBLIC_URL: required in production[\s\S]*PUBLIC_URL=https:\/\/lantern\.example\.com/);
+    expect(parseConfig({ ...prod, NEXT_PHASE: 'phase-production-build' }).publicOrigins).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
+  });
+
+  it('reads PUBLIC_URL as normalised origins and refuses paths, other schemes and ALLOWED_ORIGINS alone', () => {
+    expect(parseConfig({ ...base, PUBLIC_URL: 'https://Lantern.Example:443/, http://10.0.0.5:8080' }).publicOrigins).toEqual([
+      'https://lantern.example',
+      'http://10.0.0.5:8080',
+    ]);
+    expect(() => parseConfig({ ...base, PUBLIC_URL: 'https://lantern.example/app' })).toThrow(/PUBLIC_URL: .* must be an origin only/);
+    expect(() => parseConfig({ ...base, PUBLIC_URL: 'ftp://lantern.example' })).toThrow(/PUBLIC_URL: .* must be an http\(s\) origin/);
+    expect(() => parseConfig({ ...base, ALLOWED_ORIGINS: 'https://a.example' })).toThrow(/ALLOWED_ORIGINS: renamed PUBLIC_URL/);
+  });
+
+  it('defaults PUBLIC_URL to the development server itself, by PORT', () => {
+    expect(parseConfig({ ...base, PORT: '4000' }).publicOrigins).toEqual(['http://localhost:4000', 'http://127.0.0.1:4000']);
   });
 
   it('generates and keeps a development secret', () => {

@@ -1,4 +1,4 @@
-import { withApiHeaders } from '@/lib/api/handler';
+import { otherMethods, withApiHeaders } from '@/lib/api/handler';
 import { health } from '@/lib/operations/health';
 
 export const dynamic = 'force-dynamic';
@@ -8,3 +8,5 @@ export async function GET(req: Request) {
   const report = await health();
   return withApiHeaders(req, Response.json(report, { status: report.ok ? 200 : 503, headers: { 'Cache-Control': 'no-store' } }));
 }
+
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CopyButton } from '@/components/wallet/copy-button';
+import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorState } from '@/components/wallet/error-state';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import type { Chain } from '@/lib/chains';
@@ -9,7 +9,7 @@ import { badParameter } from '@/lib/errors';
 import { transactionHashSchema, type TransactionDetail } from '@/lib/interface/transaction';
 import { getTransaction } from '@/lib/operations/transaction';
 import { tokenFactsMany, type TokenFacts } from '@/lib/sources/evm-node/tokens';
-import { formatUnits, formatUtc } from '@/lib/wallet/format';
+import { formatUnits, formatUtc } from '@/lib/format';
 import { chainForView, toErrorInfo } from '@/lib/wallet/server';
 import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/wallet/tx-page';
 

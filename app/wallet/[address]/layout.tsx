@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
 import { WalletProviders } from '@/components/wallet/providers';
-import { ADDRESS_RE } from '@/lib/wallet/server';
+import { ADDRESS_RE } from '@/lib/format';
 
 /**
  * Frame shared by a wallet's history and NFT pages: it stays mounted when switching tabs. An invalid

@@ -39,4 +39,22 @@ export const authMigrations: Migration[] = [
         PRIMARY KEY (profile_id, address)
       );`,
   },
+  {
+    id: 202,
+    name: 'sessions',
+    // Issue 10: a session is a row, so sign-out (here or on any device, on any instance) ends it for
+    // every copy of its cookie. The cookie holds a random token; only its SHA-256 is stored.
+    sql: `
+      CREATE TABLE IF NOT EXISTS sessions (
+        token_hash text PRIMARY KEY,
+        profile_id text NOT NULL,
+        address text NOT NULL,
+        chain_id bigint NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE INDEX IF NOT EXISTS sessions_profile ON sessions (profile_id);
+      CREATE INDEX IF NOT EXISTS sessions_expires_at ON sessions (expires_at);`,
+  },
 ];

@@ -1,5 +1,7 @@
 import { evmNodeMigration } from './100-evm-node';
+import { evmSelfdestructMigration } from './110-evm-selfdestruct';
 import { authMigrations } from './200-auth';
+import { nftMetadataMigration } from './300-nft-metadata';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -11,4 +13,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, ...authMigrations].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);

@@ -3,16 +3,23 @@ import type { Hex } from 'viem';
 import { db } from '@/lib/db';
 import { getLogsRange, transferFilters } from './logs';
 import { RpcMethodError, headBlock, hexNum, reorgDepth, rpc } from './rpc';
+import { selfdestructsTo } from './selfdestructs';
 
 /**
  * The per-wallet activity index behind history pages: one row per transaction that touches the wallet
  * (block, index, hash), built on the first request and extended to the head on later ones, so a page
  * is a keyset query on this table and never a scan of the wallet's history.
  *
- * Sources, per block range (from, head]:
- * - `ots_searchTransactionsAfter` (Otterscan API: Erigon, anvil, Reth with ots): transactions where the
- *   wallet is sender, recipient, created contract or a party of an internal call;
- *   falls back to `trace_filter` (fromAddress / toAddress) on nodes without ots_;
+ * The rule (docs/evm-node.md): a wallet's history holds every transaction in which it is the sender,
+ * the recipient, the created contract, the `from` or `to` of any internal frame (any type, reverted or
+ * not, a SELFDESTRUCT beneficiary included), or the sender or recipient of an ERC-20/721/1155 transfer
+ * log. Sources, per block range (from, head]:
+ * - `ots_searchTransactionsAfter` (Otterscan API: Erigon, anvil, Reth with ots): sender, recipient,
+ *   created contract, internal-call parties. It does not report SELFDESTRUCT beneficiaries (anvil), so
+ *   with it comes `trace_filter` toAddress (a `suicide` trace matches its refundAddress), or, on a node
+ *   without trace_filter, the chain's SELFDESTRUCT frames found by tracing every block once (selfdestructs.ts);
+ * - `trace_filter` (fromAddress / toAddress) instead of ots_ on nodes without it: every trace the
+ *   wallet is a party of, SELFDESTRUCT beneficiaries included;
  * - `eth_getLogs` with topic filters: ERC-20/721 Transfer and ERC-1155 TransferSingle/Batch with the
  *   wallet as sender or recipient (the log-only parties the above cannot see).
  * `indexed_to` stops `reorgDepth()` blocks short of the head: the tail is indexed but rescanned next time.
@@ -49,7 +56,7 @@ async function extend(chainId: number, address: string, key: string): Promise<nu
     scannedAt.set(key, head);
     return head;
   }
-  const [direct, logs] = await Promise.all([directActivity(address, from, head), getLogsRange(transferFilters(address), from + 1, head)]);
+  const [direct, logs] = await Promise.all([directActivity(chainId, address, from, head), getLogsRange(transferFilters(address), from + 1, head)]);
   const found = new Map<string, Row>();
   for (const r of direct) found.set(r.hash, r);
   for (const l of logs) {
@@ -82,17 +89,38 @@ async function extend(chainId: number, address: string, key: string): Promise<nu
 const OTS_PAGE = 100;
 let directSource: 'ots' | 'trace_filter' = 'ots';
 
-/** Transactions in (from, to] where the wallet is sender, recipient, created contract or internal-call party. */
-async function directActivity(address: string, from: number, to: number): Promise<Row[]> {
+/** Transactions in (from, to] where the wallet is sender, recipient, created contract or internal-frame party. */
+async function directActivity(chainId: number, address: string, from: number, to: number): Promise<Row[]> {
   if (directSource === 'ots') {
     try {
-      return await otsAfter(address, from, to);
+      const [calls, beneficiary] = await Promise.all([otsAfter(address, from, to), beneficiaryActivity(chainId, address, from, to)]);
+      return [...calls, ...beneficiary];
     } catch (e) {
-      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      if (!(e instanceof RpcMethodError && e.unsupported && e.method === 'ots_searchTransactionsAfter')) throw e;
       directSource = 'trace_filter';
     }
   }
-  return traceFilter(address, from, to);
+  return traceFilter(address, from, to, ['fromAddress', 'toAddress']);
+}
+
+let beneficiarySource: 'trace_filter' | 'blocks' = 'trace_filter';
+
+/**
+ * What ots_ misses: transactions in which the wallet received a SELFDESTRUCT's balance. `trace_filter`
+ * toAddress where the node has it (one call per span of up to 10,000 blocks per wallet scan; on Erigon and Reth an
+ * index lookup), else the chain's own SELFDESTRUCT index (selfdestructs.ts: every block traced once
+ * per chain, shared by all wallets).
+ */
+async function beneficiaryActivity(chainId: number, address: string, from: number, to: number): Promise<Row[]> {
+  if (beneficiarySource === 'trace_filter') {
+    try {
+      return await traceFilter(address, from, to, ['toAddress']);
+    } catch (e) {
+      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      beneficiarySource = 'blocks';
+    }
+  }
+  return selfdestructsTo(chainId, address, from, to);
 }
 
 async function otsAfter(address: string, from: number, to: number): Promise<Row[]> {
@@ -116,20 +144,27 @@ async function otsAfter(address: string, from: number, to: number): Promise<Row[
   return out;
 }
 
-const TRACE_SPAN = 10_000;
+/** Blocks per trace_filter call: nodes limit the range (anvil: 300), so a refused range shrinks it, for good. */
+let traceSpan = 10_000;
 
-async function traceFilter(address: string, from: number, to: number): Promise<Row[]> {
+async function traceFilter(address: string, from: number, to: number, sides: ('fromAddress' | 'toAddress')[]): Promise<Row[]> {
   const out: Row[] = [];
-  for (let start = from + 1; start <= to; start += TRACE_SPAN) {
-    const end = Math.min(to, start + TRACE_SPAN - 1);
+  for (let start = from + 1; start <= to; ) {
+    const end = Math.min(to, start + traceSpan - 1);
     const range = { fromBlock: hexNum(start), toBlock: hexNum(end) };
-    const results = await Promise.all([
-      rpc<TraceRow[]>('trace_filter', [{ ...range, fromAddress: [address] }]),
-      rpc<TraceRow[]>('trace_filter', [{ ...range, toAddress: [address] }]),
-    ]);
+    let results: TraceRow[][];
+    try {
+      results = await Promise.all(sides.map((side) => rpc<TraceRow[]>('trace_filter', [{ ...range, [side]: [address] }])));
+    } catch (e) {
+      if (!(e instanceof RpcMethodError) || e.unsupported || traceSpan <= 10) throw e;
+      const limit = /limited to (\d+)/i.exec(e.message);
+      traceSpan = limit && Number(limit[1]) > 0 && Number(limit[1]) < traceSpan ? Number(limit[1]) : Math.max(10, Math.floor(traceSpan / 4));
+      continue;
+    }
     for (const list of results) {
       for (const t of list) if (t.transactionHash) out.push({ block: t.blockNumber, index: t.transactionPosition ?? 0, hash: t.transactionHash.toLowerCase() });
     }
+    start = end + 1;
   }
   return out;
 }

@@ -10,6 +10,7 @@ import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { assertNodeChain, reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
+import { movesValue } from './transfers';
 import { badParameter } from '@/lib/errors';
 
 /**
@@ -141,7 +142,8 @@ function renderTx(
     if (to) moves.push({ kind: 'native', token: 'native', symbol: native.symbol, decimals: native.decimals, from, to, value: BigInt(value), spam: false });
   };
   if (ok && t.value !== '0') addNative(t.from, t.to ?? t.contractAddress, t.value, false);
-  if (ok) for (const c of t.calls ?? []) if (c.value !== '0' && !c.reverted) addNative(c.from, c.to, c.value, true);
+  // Internal transfers: only frames that really moved value (see transfers.ts).
+  if (ok) for (const c of t.calls ?? []) if (movesValue(c)) addNative(c.from, c.to, c.value, true);
 
   const erc20 = t.erc20.map((m) => {
     const f = tokens.get(m.token);

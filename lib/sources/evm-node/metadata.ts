@@ -7,10 +7,9 @@ import { rpc } from './rpc';
 /**
  * NFT token URIs and metadata. `tokenURI(id)` (ERC-721) or `uri(id)` (ERC-1155, with `{id}` replaced
  * by the 64-hex-digit id) is read once with eth_call and kept in evm_nft_token.
- * Metadata is decoded only when it is on chain (`data:application/json` base64, percent-encoded or
- * plain). http(s), ipfs:// and ar:// metadata is NOT fetched, neither in the request path nor in the
- * background: a node-mode Lantern makes no outbound request a wallet's contents can steer; `metadata`
- * stays null and `token_uri` says where it lives (docs/evm-node.md).
+ * On-chain metadata (`data:application/json` base64, percent-encoded or plain) is decoded here.
+ * http(s), ipfs:// and ar:// metadata is fetched by the background NFT job only
+ * (./metadata-fetch.ts, under lib/security/outbound's rules), never while answering a listing.
  */
 
 const abi = parseAbi(['function tokenURI(uint256) view returns (string)', 'function uri(uint256) view returns (string)']);
@@ -18,11 +17,17 @@ const abi = parseAbi(['function tokenURI(uint256) view returns (string)', 'funct
 export interface TokenMeta {
   tokenUri: string | null;
   metadata: string | null;
+  /** When the token URI was read from the chain (ISO). */
+  uriSyncedAt: string | null;
+  /** When the metadata was decoded (on chain) or fetched (off chain); null while it is not known. */
+  metadataSyncedAt: string | null;
+  /** Off-chain fetch state: pending (never tried or being fetched), ok, or failed with its reason. */
+  fetch: { status: 'pending' | 'ok' | 'failed'; reason: string | null } | null;
 }
 
 const MAX_METADATA_CHARS = 256 * 1024;
 
-async function readUri(contract: string, tokenId: string, standard: 'erc721' | 'erc1155'): Promise<string | null> {
+export async function readUri(contract: string, tokenId: string, standard: 'erc721' | 'erc1155'): Promise<string | null> {
   const id = BigInt(tokenId);
   const data = encodeFunctionData({ abi, functionName: standard === 'erc721' ? 'tokenURI' : 'uri', args: [id] });
   try {
@@ -64,17 +69,49 @@ export async function tokenMetaMany(
   if (tokens.length === 0) return out;
   const key = (c: string, id: string) => `${c}:${id}`;
   const d = await db();
-  const { rows } = await d.query<{ token_address: string; token_id: string; token_uri: string | null; metadata: string | null }>(
-    `SELECT token_address, token_id::text AS token_id, token_uri, metadata FROM evm_nft_token
-     WHERE chain_id = $1 AND (token_address, token_id) IN (SELECT * FROM unnest($2::text[], $3::numeric[]))`,
+  const { rows } = await d.query<{
+    token_address: string;
+    token_id: string;
+    token_uri: string | null;
+    metadata: string | null;
+    synced_at: string | Date;
+    f_status: string | null;
+    f_reason: string | null;
+    fetched_at: string | Date | null;
+  }>(
+    `SELECT t.token_address, t.token_id::text AS token_id, t.token_uri, t.metadata, t.synced_at,
+            f.status AS f_status, f.reason AS f_reason, f.fetched_at
+     FROM evm_nft_token t
+     LEFT JOIN evm_nft_metadata_fetch f ON f.chain_id = t.chain_id AND f.token_address = t.token_address AND f.token_id = t.token_id
+     WHERE t.chain_id = $1 AND (t.token_address, t.token_id) IN (SELECT * FROM unnest($2::text[], $3::numeric[]))`,
     [chainId, tokens.map((t) => t.contract), tokens.map((t) => t.tokenId)],
   );
-  for (const r of rows) out.set(key(r.token_address, r.token_id), { tokenUri: r.token_uri, metadata: r.metadata });
+  for (const r of rows) {
+    const onChain = !!r.token_uri && /^data:/i.test(r.token_uri);
+    const fetched = r.f_status === 'ok' && r.metadata !== null;
+    out.set(key(r.token_address, r.token_id), {
+      tokenUri: r.token_uri,
+      metadata: r.metadata,
+      uriSyncedAt: iso(r.synced_at),
+      metadataSyncedAt: onChain && r.metadata !== null ? iso(r.synced_at) : fetched ? iso(r.fetched_at) : null,
+      fetch:
+        !r.token_uri || onChain ? null : { status: fetched ? 'ok' : r.f_status === 'failed' ? 'failed' : 'pending', reason: r.f_status === 'failed' ? r.f_reason : null },
+    });
+  }
   const missing = tokens.filter((t) => !out.has(key(t.contract, t.tokenId)));
   const read = await Promise.all(
     missing.map(async (t) => {
       const tokenUri = await readUri(t.contract, t.tokenId, t.standard);
-      return { t, meta: { tokenUri, metadata: decodeDataUri(tokenUri) } };
+      const metadata = decodeDataUri(tokenUri);
+      const now = new Date().toISOString();
+      const meta: TokenMeta = {
+        tokenUri,
+        metadata,
+        uriSyncedAt: now,
+        metadataSyncedAt: metadata === null ? null : now,
+        fetch: tokenUri && !/^data:/i.test(tokenUri) ? { status: 'pending', reason: null } : null,
+      };
+      return { t, meta };
     }),
   );
   for (const { t, meta } of read) {
@@ -85,6 +122,12 @@ export async function tokenMetaMany(
     );
   }
   return out;
+}
+
+function iso(v: string | Date | null): string | null {
+  if (v === null) return null;
+  const d = v instanceof Date ? v : new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
@@ -117,16 +160,34 @@ export function normaliseMetadata(metadata: string | null): NormalizedMetadata {
   };
 }
 
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', avif: 'image/avif' };
+
 /**
- * Media without a preview service: the original URL and its category. `status` is `success` for
- * on-chain (data:) images, which need no fetch, and `unsupported_media` when there is no image; remote
- * images are `host_unavailable` (Lantern does not proxy or resize them; pages load them through the
- * configured gateway).
+ * Media without a preview service (no thumbnails: `media_collection` is null). `status`:
+ * - `success`: the metadata names an image the page can load (data:image, http(s), ipfs://, ar://);
+ *   `original_media_url` is it, `mimetype` comes from a data: URI or the file extension;
+ * - `invalid_url`: the image is something else (`javascript:`, `file:`, ...);
+ * - `unsupported_media`: the metadata has no image;
+ * - `processing`: the metadata is off chain and not fetched yet;
+ * - `host_unavailable`: fetching the metadata failed (the reason is kept per token; docs/evm-node.md).
  */
-export function mediaFor(image: string | null): NftMedia {
-  const mimetype = image?.startsWith('data:') ? image.slice(5, image.search(/[;,]/)) || null : null;
+export function mediaFor(image: string | null, fetch: TokenMeta['fetch'] = null): NftMedia {
+  let status: string;
+  let mimetype: string | null = null;
+  if (!image) {
+    status = fetch?.status === 'pending' ? 'processing' : fetch?.status === 'failed' ? 'host_unavailable' : 'unsupported_media';
+  } else if (/^data:/i.test(image)) {
+    mimetype = image.slice(5, image.search(/[;,]/)).toLowerCase() || null;
+    status = mimetype?.startsWith('image/') ? 'success' : 'invalid_url';
+  } else if (/^(https?|ipfs|ar):\/\//i.test(image)) {
+    status = 'success';
+    const ext = /\.([a-z0-9]{3,4})(?:[?#]|$)/i.exec(image)?.[1]?.toLowerCase();
+    mimetype = (ext && IMAGE_TYPES[ext]) || null;
+  } else {
+    status = 'invalid_url';
+  }
   return {
-    status: !image ? 'unsupported_media' : image.startsWith('data:image/') ? 'success' : 'host_unavailable',
+    status,
     mimetype,
     category: image ? 'image' : null,
     original_media_url: image,

@@ -6,6 +6,7 @@ import type { NftItem, NftPage, NftQuery } from '@/lib/interface/nfts';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { TOPIC_TRANSFER, ZERO_ADDRESS, getLogsRange, parseTransferLog, transferFilters, type NftMove } from './logs';
 import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
+import { scheduleMetadataFetch } from './metadata-fetch';
 import { assertNodeChain, headBlock } from './rpc';
 import { tokenFactsMany } from './tokens';
 
@@ -47,6 +48,9 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
   }
 
   const status = await ensureNftSync(chain.id, owner);
+  // Off-chain metadata that is due (never fetched, or a failure whose retry time passed) is fetched
+  // in the background; this answer shows what is known now.
+  if (status === 'SYNCED') scheduleMetadataFetch(chain.id, owner);
   const limit = query.limit ?? 100;
   const where = ['b.chain_id = $1', 'b.owner = $2', 'b.amount > 0'];
   const params: unknown[] = [chain.id, owner];
@@ -89,7 +93,7 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
       token_uri: m?.tokenUri ?? null,
       metadata: m?.metadata ?? null,
       normalized_metadata: query.normalizeMetadata ? normalized : undefined,
-      media: query.media_items ? mediaFor(normalized?.image ?? null) : undefined,
+      media: query.media_items ? mediaFor(normalized?.image ?? null, m?.fetch ?? null) : undefined,
       amount: r.amount,
       name: f?.name ?? null,
       symbol: f?.symbol ?? null,
@@ -97,8 +101,8 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
       rarity_rank: null,
       rarity_label: null,
       rarity_percentage: null,
-      last_token_uri_sync: null,
-      last_metadata_sync: null,
+      last_token_uri_sync: m?.uriSyncedAt ?? null,
+      last_metadata_sync: m?.metadataSyncedAt ?? null,
       possible_spam: f?.possibleSpam ?? false,
       verified_collection: false,
     };
@@ -163,6 +167,8 @@ async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' |
 
 function startJob(key: string, chainId: number, owner: string): Promise<void> {
   const job = runJob(chainId, owner)
+    // The token URIs are known now: their off-chain metadata is fetched next, in the background.
+    .then(() => scheduleMetadataFetch(chainId, owner, true))
     .catch(async (e) => {
       console.error(`NFT indexing of ${owner} on chain ${chainId} failed:`, e instanceof Error ? e.message : e);
       const d = await db();

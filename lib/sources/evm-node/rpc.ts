@@ -3,10 +3,13 @@ import { createPublicClient, http, type PublicClient } from 'viem';
 import { chainById, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { LanternError, badParameter } from '@/lib/errors';
+import { BreakerOpenError, asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
+import { evmNodeBreaker } from '@/lib/sources/breakers';
 
 /**
  * The one way this source talks to the EVM node: viem's public client over HTTP with a timeout, a
  * bounded retry and JSON-RPC batching (calls made in the same tick travel in one HTTP request).
+ * Every HTTP request goes through the node's breaker (a batch is one request, so one probe).
  * Errors become LanternErrors that never carry the RPC URL (it often holds a provider key).
  */
 
@@ -16,7 +19,7 @@ export class RpcMethodError extends LanternError {
     readonly rpcCode: number | undefined,
     detail: string,
   ) {
-    super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`);
+    super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`, { source: 'evm-node' });
   }
   /** The node does not offer this method (so a fallback may be tried). */
   get unsupported(): boolean {
@@ -27,6 +30,9 @@ export class RpcMethodError extends LanternError {
 interface State {
   url: string;
   client: PublicClient;
+  /** The same node without batching: used while the breaker is not closed (see rpc). */
+  single: PublicClient;
+  breaker: CircuitBreaker;
   chainId?: Promise<number>;
   head?: { at: number; value: Promise<number> };
 }
@@ -36,32 +42,58 @@ const g = globalThis as unknown as { __lanternEvmRpc?: State };
 function state(): State {
   const c = config();
   if (!g.__lanternEvmRpc || g.__lanternEvmRpc.url !== c.evmRpcUrl) {
+    const breaker = evmNodeBreaker(c.evmRpcUrl);
+    // viem's own retries are off: it retries timeouts too, which would hold a request for three timeouts.
+    const fetchFn = (input: string | URL | Request, init?: RequestInit) =>
+      breaker.run(() => fetch(input, init), { result: responseOutcome, error: errorOutcome });
     const client = createPublicClient({
-      transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 2, retryDelay: 100, batch: { batchSize: 100, wait: 0 } }),
+      transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100, wait: 0 } }),
     });
-    g.__lanternEvmRpc = { url: c.evmRpcUrl, client };
+    const single = createPublicClient({ transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 0, fetchFn }) });
+    g.__lanternEvmRpc = { url: c.evmRpcUrl, client, single, breaker };
   }
   return g.__lanternEvmRpc;
 }
 
-/** One JSON-RPC call; node errors become LanternErrors (5xx: the node is at fault, not the caller). */
+const RETRIES = 2;
+/** JSON-RPC codes worth another try: unknown, internal error, limit exceeded, rate limited (429, QuickNode's -32007). */
+const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
+
+/**
+ * One JSON-RPC call; node errors become LanternErrors (5xx: the node is at fault, not the caller).
+ * A dropped connection or a transient node error is tried twice more (100, 200 ms apart); a timeout
+ * never is, and nothing is once the breaker is open.
+ */
 export async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  try {
-    return (await state().client.request({ method, params } as never)) as T;
-  } catch (e) {
-    throw mapError(method, e);
+  const s = state();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // While the node is suspect, each call travels alone: one of them is the probe and the others fail
+      // at once, instead of riding in the probe's batch and waiting out its timeout with it.
+      const client = s.breaker.state() === 'closed' ? s.client : s.single;
+      return (await client.request({ method, params } as never)) as T;
+    } catch (e) {
+      const err = mapError(method, e, s.breaker.source);
+      if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;
+      const transient = err.code === 'upstream_unavailable' || (err instanceof RpcMethodError && TRANSIENT_RPC_CODES.has(err.rpcCode ?? 0));
+      if (!transient) throw err;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
   }
 }
 
-function mapError(method: string, e: unknown): LanternError {
+function mapError(method: string, e: unknown, source: string): LanternError {
   if (e instanceof LanternError) return e;
   const err = e as { name?: string; code?: number; shortMessage?: string; details?: string; cause?: unknown };
   // viem wraps: walk the cause chain to the first error that says what happened.
   let cur: typeof err | undefined = err;
   for (let i = 0; cur && i < 6; i++) {
-    if (cur.name === 'TimeoutError') return new LanternError(504, 'upstream_timeout', `The EVM node did not answer ${method} in time.`);
-    if (cur.name === 'HttpRequestError') {
-      return new LanternError(503, 'upstream_unavailable', `The EVM node could not be reached (${method}).`, { retryAfter: 5 });
+    // The breaker's own answer (thrown inside fetch) passes through: it names the node.
+    const open = asBreakerOpen(cur);
+    if (open) return open;
+    if (cur.name === 'TimeoutError') return new LanternError(504, 'upstream_timeout', `The EVM node did not answer ${method} in time.`, { source });
+    if (cur.name === 'HttpRequestError' && !asBreakerOpen(cur.cause)) {
+      return new LanternError(503, 'upstream_unavailable', `The EVM node could not be reached (${method}).`, { retryAfter: 5, source });
     }
     if (typeof cur.code === 'number' && cur.code < 0) return new RpcMethodError(method, cur.code, cur.details ?? cur.shortMessage ?? 'error');
     cur = cur.cause as typeof err | undefined;
@@ -74,6 +106,9 @@ export const hexNum = (n: number | bigint) => `0x${n.toString(16)}`;
 /** The node's chain id, asked once per process (again after a failure). */
 export function nodeChainId(): Promise<number> {
   const s = state();
+  // A shared promise: never wait on one that may be the breaker's probe of a stalled node.
+  const open = rejectOpen(s);
+  if (open) return open;
   s.chainId ??= rpc<string>('eth_chainId').then(Number, (e) => {
     s.chainId = undefined;
     throw e;
@@ -101,6 +136,8 @@ const HEAD_TTL_MS = 1000;
 export function headBlock(): Promise<number> {
   const s = state();
   const now = Date.now();
+  const open = rejectOpen(s); // as in nodeChainId
+  if (open) return open;
   if (!s.head || now - s.head.at > HEAD_TTL_MS) {
     const value = rpc<string>('eth_blockNumber').then(Number);
     s.head = { at: now, value };
@@ -114,4 +151,15 @@ export function headBlock(): Promise<number> {
 /** Blocks this close to the head may still be replaced by a reorg: indexed, but not cached as final. */
 export function reorgDepth(): number {
   return config().evmIsDevnet ? 0 : 12;
+}
+
+/** The breaker's 503 as a rejected promise when no call may go (open, or probing); undefined when one may. */
+function rejectOpen(s: State): Promise<never> | undefined {
+  if (s.breaker.state() === 'closed') return undefined;
+  try {
+    s.breaker.assertAvailable();
+    return undefined;
+  } catch (e) {
+    return Promise.reject(asBreakerOpen(e) ?? e);
+  }
 }

@@ -3,6 +3,7 @@ import type { Hex } from 'viem';
 import { db } from '@/lib/db';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
 import { RpcMethodError, hexNum, rpc } from './rpc';
+import { fromParityTraces, type ParityTrace } from './transfers';
 
 /**
  * Wallet-independent facts of one transaction (transaction, receipt, transfers, call tree, block time),
@@ -169,21 +170,7 @@ async function traceCalls(hash: string): Promise<CallFrame[] | null> {
   }
   if (tracer === 'trace_transaction') {
     try {
-      const traces = await rpc<{ action: { callType?: string; from: string; to?: string; value?: Hex; gas?: Hex; input?: Hex; init?: Hex }; result?: { gasUsed?: Hex; output?: Hex; address?: string } | null; error?: string; traceAddress: number[]; type: string }[]>('trace_transaction', [hash]);
-      const failed: number[][] = [];
-      return traces
-        .filter((t) => t.traceAddress.length > 0)
-        .map((t) => {
-          if (t.error) failed.push(t.traceAddress);
-          const reverted = failed.some((f) => f.every((x, i) => t.traceAddress[i] === x));
-          const type = t.type === 'create' ? 'CREATE' : (t.action.callType ?? t.type).toUpperCase();
-          return {
-            type, from: t.action.from.toLowerCase(), to: (t.action.to ?? t.result?.address ?? null)?.toLowerCase() ?? null,
-            value: BigInt(t.action.value ?? '0x0').toString(), gas: t.action.gas ? BigInt(t.action.gas).toString() : null,
-            gasUsed: t.result?.gasUsed ? BigInt(t.result.gasUsed).toString() : null, input: t.action.input ?? t.action.init ?? '0x',
-            output: t.result?.output ?? null, depth: t.traceAddress.length, reverted,
-          };
-        });
+      return fromParityTraces(await rpc<ParityTrace[]>('trace_transaction', [hash]));
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
       tracer = 'none';

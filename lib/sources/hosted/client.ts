@@ -3,6 +3,9 @@ import type { z } from 'zod';
 import { config } from '@/lib/config';
 import { LanternError, type ErrorCode } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
+import { asBreakerOpen, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
+import { hostedBreaker } from '@/lib/sources/breakers';
+import type { HostedService } from './service';
 
 /**
  * The one way Lantern talks to the hosted data API. The key is attached here and nowhere else; every
@@ -10,7 +13,6 @@ import { describeZodError } from '@/lib/interface/zod-errors';
  * message is safe to show (upstream text is scrubbed of the key).
  */
 
-export type HostedService = 'data' | 'auth' | 'ledger-mainnet' | 'ledger-testnet';
 
 export interface HostedRequest<S extends z.ZodType> {
   service: HostedService;
@@ -24,7 +26,9 @@ export interface HostedRequest<S extends z.ZodType> {
   retries?: number;
 }
 
-const MAX_RETRY_AFTER_S = 5; // a longer Retry-After is passed to our caller instead of waited out
+// A longer Retry-After is passed on to our caller at once: an upstream saying "not for 5 s" (a Lantern
+// upstream whose own node is down) would otherwise hold a page for 10 s before it can say so.
+const MAX_RETRY_AFTER_S = 1;
 
 function baseUrl(service: HostedService): string {
   const c = config();
@@ -59,31 +63,40 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
   const headers: Record<string, string> = { 'X-API-Key': key, Accept: 'application/json' };
   if (method === 'POST') headers['Content-Type'] = 'application/json';
   const retries = method === 'GET' ? (req.retries ?? 2) : 0;
+  // One breaker per host: once it is known to be down, requests answer 503 at once instead of waiting.
+  const breaker = hostedBreaker(req.service, url);
+  const source = breaker.source;
 
   let attempt = 0;
   for (;;) {
     let res: Response;
     try {
-      res = await fetch(url, {
-        method,
-        headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: AbortSignal.timeout(c.upstreamTimeoutMs),
-        cache: 'no-store',
-      });
+      res = await breaker.run(
+        () =>
+          fetch(url, {
+            method,
+            headers,
+            body: req.body === undefined ? undefined : JSON.stringify(req.body),
+            signal: AbortSignal.timeout(c.upstreamTimeoutMs),
+            cache: 'no-store',
+          }),
+        { result: responseOutcome, error: errorOutcome },
+      );
     } catch (e) {
+      const open = asBreakerOpen(e);
+    if (open) throw open;
       if (isTimeout(e)) {
         // Not retried: a hung upstream rarely recovers within the user's patience, and retrying triples the wait.
-        throw new LanternError(504, 'upstream_timeout', `The data provider did not answer within ${c.upstreamTimeoutMs / 1000} s.`);
+        throw new LanternError(504, 'upstream_timeout', `The data provider did not answer within ${c.upstreamTimeoutMs / 1000} s.`, { source });
       }
       if (attempt < retries) {
         await sleep(backoff(attempt++));
         continue;
       }
-      throw new LanternError(502, 'upstream_unavailable', 'The data provider could not be reached.');
+      throw new LanternError(502, 'upstream_unavailable', 'The data provider could not be reached.', { source });
     }
 
-    if (res.ok) return parseBody(res, req.schema, key);
+    if (res.ok) return parseBody(res, req.schema, key, source);
 
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
     const retryable = res.status === 429 || res.status >= 500;
@@ -93,20 +106,22 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
       attempt++;
       continue;
     }
-    throw await mapFailure(res, key, retryAfter);
+    throw await mapFailure(res, key, retryAfter, source);
   }
 }
 
-async function parseBody<S extends z.ZodType>(res: Response, schema: S, key: string): Promise<z.output<S>> {
+async function parseBody<S extends z.ZodType>(res: Response, schema: S, key: string, source: string): Promise<z.output<S>> {
   let json: unknown;
   try {
     json = await res.json();
   } catch {
-    throw new LanternError(502, 'upstream_bad_response', 'The data provider sent a response that is not valid JSON.');
+    throw new LanternError(502, 'upstream_bad_response', 'The data provider sent a response that is not valid JSON.', { source });
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new LanternError(502, 'upstream_bad_response', scrub(`The data provider sent an unexpected response: ${describeZodError(parsed.error)}`, key));
+    throw new LanternError(502, 'upstream_bad_response', scrub(`The data provider sent an unexpected response: ${describeZodError(parsed.error)}`, key), {
+      source,
+    });
   }
   return parsed.data;
 }
@@ -117,7 +132,7 @@ async function parseBody<S extends z.ZodType>(res: Response, schema: S, key: str
  */
 const SIGN_IN_REFUSALS: readonly ErrorCode[] = ['signature_mismatch', 'contract_wallet_refused'];
 
-async function mapFailure(res: Response, key: string, retryAfter: number | undefined): Promise<LanternError> {
+async function mapFailure(res: Response, key: string, retryAfter: number | undefined, source: string): Promise<LanternError> {
   const upstream = await readMessage(res);
   const upstreamMessage = scrub(upstream.message, key);
   switch (true) {
@@ -126,7 +141,7 @@ async function mapFailure(res: Response, key: string, retryAfter: number | undef
     case res.status === 401 && SIGN_IN_REFUSALS.includes(upstream.code as ErrorCode) && !!upstreamMessage:
       return new LanternError(401, upstream.code as ErrorCode, upstreamMessage);
     case res.status === 401 || res.status === 403:
-      return new LanternError(502, 'upstream_key_rejected', "The data provider rejected this server's API key.");
+      return new LanternError(502, 'upstream_key_rejected', "The data provider rejected this server's API key.", { source });
     case res.status === 404:
       return new LanternError(404, 'not_found', upstreamMessage || 'The data provider has no such resource.');
     case res.status === 410:
@@ -134,9 +149,10 @@ async function mapFailure(res: Response, key: string, retryAfter: number | undef
     case res.status === 429:
       return new LanternError(503, 'upstream_rate_limited', 'The data provider is rate limiting this server; try again shortly.', {
         retryAfter: retryAfter ?? 1,
+        source,
       });
     default:
-      return new LanternError(502, 'upstream_unavailable', `The data provider failed (HTTP ${res.status}).`);
+      return new LanternError(502, 'upstream_unavailable', `The data provider failed (HTTP ${res.status}).`, { source });
   }
 }
 

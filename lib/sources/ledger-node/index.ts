@@ -3,6 +3,8 @@ import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { blockSchema, ledgerErrorBodySchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { describeZodError } from '@/lib/interface/zod-errors';
+import { asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
+import { hostedBreaker, ledgerNodeBreaker } from '@/lib/sources/breakers';
 import { hostedRequest } from '@/lib/sources/hosted/client';
 
 /**
@@ -13,6 +15,7 @@ import { hostedRequest } from '@/lib/sources/hosted/client';
  *   410, or a 5xx whose message says "pruned" -> 410 block_pruned
  *   400 -> 400 upstream_bad_request; 429 -> 503 upstream_rate_limited
  *   refused / reset -> 502 upstream_unavailable; no answer in UPSTREAM_TIMEOUT_MS -> 504 upstream_timeout
+ *   the node's breaker is open (it timed out or failed in a row) -> 503 at once, with Retry-After
  */
 
 export async function fetchBlockByVersion(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
@@ -34,15 +37,29 @@ export async function fetchBlockByVersion(network: LedgerNetworkName, version: s
   return fetchFromNode(network, version, withTransactions);
 }
 
+/**
+ * Throws the breaker's 503 at once when the network's source is known to be down or is being probed:
+ * for callers about to wait on a lookup already in flight (which may be that probe).
+ */
+export function assertLedgerSourceAvailable(network: LedgerNetworkName): void {
+  const c = config();
+  const url = c.ledgerUrls[network];
+  (c.mode === 'hosted' && network !== 'local' ? hostedBreaker(network === 'mainnet' ? 'ledger-mainnet' : 'ledger-testnet', url) : ledgerNodeBreaker(network, url)).assertAvailable();
+}
+
 async function fetchFromNode(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
   const c = config();
   const url = `${c.ledgerUrls[network]}/blocks/by_version/${version}?with_transactions=${withTransactions}`;
+  const breaker = ledgerNodeBreaker(network, c.ledgerUrls[network]);
+  const source = breaker.source;
   let res: Response;
   try {
-    res = await fetchOnceMore(url, c.upstreamTimeoutMs);
+    res = await fetchOnceMore(breaker, url, c.upstreamTimeoutMs);
   } catch (e) {
+    const open = asBreakerOpen(e);
+    if (open) throw open;
     if (isTimeout(e)) {
-      throw new LanternError(504, 'upstream_timeout', `The ${network} ledger node did not answer within ${c.upstreamTimeoutMs / 1000} s.`);
+      throw new LanternError(504, 'upstream_timeout', `The ${network} ledger node did not answer within ${c.upstreamTimeoutMs / 1000} s.`, { source });
     }
     throw new LanternError(
       502,
@@ -50,6 +67,7 @@ async function fetchFromNode(network: LedgerNetworkName, version: string, withTr
       network === 'local'
         ? 'The local ledger is not running or not reachable. Start it with `npm run devnet` (or `npm run dev`), then retry.'
         : `The ${network} ledger node could not be reached.`,
+      { source },
     );
   }
 
@@ -84,17 +102,24 @@ async function fetchFromNode(network: LedgerNetworkName, version: string, withTr
       });
     }
     default:
-      throw new LanternError(502, 'upstream_unavailable', `The ${network} ledger node failed (HTTP ${res.status}).`);
+      throw new LanternError(502, 'upstream_unavailable', `The ${network} ledger node failed (HTTP ${res.status}).`, { source });
   }
 }
 
-/** One retry on a refused or reset connection (not on a timeout): nodes behind load balancers drop idle sockets. */
-async function fetchOnceMore(url: string, timeoutMs: number): Promise<Response> {
-  const attempt = () => fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+/**
+ * One retry on a refused or reset connection (not on a timeout, nor once the breaker is open): nodes
+ * behind load balancers drop idle sockets. Each attempt goes through the node's breaker.
+ */
+async function fetchOnceMore(breaker: CircuitBreaker, url: string, timeoutMs: number): Promise<Response> {
+  const attempt = () =>
+    breaker.run(() => fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' }), {
+      result: responseOutcome,
+      error: errorOutcome,
+    });
   try {
     return await attempt();
   } catch (e) {
-    if (isTimeout(e)) throw e;
+    if (isTimeout(e) || asBreakerOpen(e)) throw e;
     await new Promise((r) => setTimeout(r, 100 + Math.random() * 150));
     return attempt();
   }

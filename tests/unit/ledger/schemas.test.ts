@@ -226,15 +226,21 @@ describe('request parameters', () => {
       expect(r.error!.issues[0].message).toMatch(/unsigned 64-bit integer/);
     },
   );
-  it('with_transactions', () => {
+  it('with_transactions: the shared query boolean', () => {
     expect(blockQuerySchema.parse({})).toEqual({});
-    for (const [v, out] of [['true', true], ['1', true], ['', true], ['false', false], ['0', false]] as const) {
+    for (const [v, out] of [['true', true], ['TRUE', true], ['True', true], ['false', false], ['FALSE', false], ['', undefined], [' ', undefined]] as const) {
       expect(blockQuerySchema.parse({ with_transactions: v }).with_transactions).toBe(out);
     }
-    for (const bad of ['yes', 'TRUE', ['true', 'false']]) {
+    for (const [bad, message] of [
+      ['yes', 'expected true or false'],
+      ['1', 'expected true or false'],
+      ['0', 'expected true or false'],
+      [['true', 'false'], 'given more than once; send it once, true or false'],
+    ] as const) {
       const r = blockQuerySchema.safeParse({ with_transactions: bad });
       expect(r.success).toBe(false);
       expect(r.error!.issues[0].path).toEqual(['with_transactions']);
+      expect(r.error!.issues[0].message).toBe(message);
     }
   });
   it('network', () => {

@@ -13,7 +13,7 @@ import { zodToBadParameter } from '@/lib/api/handler';
 import { config } from '@/lib/config';
 import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
-import { formatTokenId, truncateMiddle } from '@/lib/wallet/format';
+import { formatTokenId, truncateMiddle } from '@/lib/format';
 import { resolveNftMedia, safeText, type Gateways } from '@/lib/wallet/media';
 import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/wallet/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/wallet/view-params.server';

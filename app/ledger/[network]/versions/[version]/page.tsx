@@ -10,8 +10,10 @@ import { LocalBanner, NetworkSwitch } from '@/components/ledger/network-switch';
 import { TransactionsTable } from '@/components/ledger/transactions-table';
 import { VersionSearch } from '@/components/ledger/version-search';
 import { isLanternError } from '@/lib/errors';
-import { ledgerNetworkSchema, ledgerVersionSchema, withTransactionsSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
+import { renderTime } from '@/lib/wallet/server';
 
 type Props = {
   params: Promise<{ network: string; version: string }>;
@@ -26,8 +28,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** On the page transactions are shown unless `?with_transactions=false` (the API's default is the opposite). */
 function pageWithTransactions(raw: string | string[] | undefined): boolean {
   if (raw === undefined || Array.isArray(raw)) return true;
-  const r = withTransactionsSchema.safeParse(raw);
-  return r.success ? r.data : true;
+  const r = queryBoolean.safeParse(raw);
+  return r.success ? (r.data ?? true) : true;
 }
 
 export default async function LedgerVersionPage({ params, searchParams }: Props) {
@@ -87,7 +89,7 @@ async function BlockSection({ network, version, withTransactions, query }: { net
   const view = toBlockView(block);
   return (
     <>
-      <BlockSummary block={view} network={network} query={query} />
+      <BlockSummary block={view} network={network} query={query} now={renderTime()} />
       <section aria-labelledby="tx-heading" className="space-y-2">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
           <h2 id="tx-heading" className="text-lg font-medium">

@@ -91,6 +91,9 @@ export function formatTokenId(id: string, format: 'decimal' | 'hex'): string {
   return format === 'hex' ? `0x${n.toString(16)}` : n.toString();
 }
 
+/** `0x` and 40 hex digits, any case: the one shape test for an EVM address (checksums are not required). */
+export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {

@@ -2,10 +2,14 @@
 
 import { useState } from 'react';
 
-/** Copies a full value (address, hash) that the page shows truncated. Announces the result politely. */
-export function CopyButton({ value, label }: { value: string; label: string }) {
+/**
+ * Copies a full value (address, hash) that the page shows truncated; the one copy button of every page.
+ * Announces the result to screen readers, and never toggles a row it sits in.
+ */
+export function CopyButton({ value, label = `Copy ${value}` }: { value: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  async function copy() {
+  async function copy(e: React.MouseEvent) {
+    e.stopPropagation();
     try {
       await navigator.clipboard.writeText(value);
       setState('copied');

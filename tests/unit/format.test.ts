@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatDecimal, formatTokenId, formatUnits, formatUtc, truncateMiddle } from '@/lib/wallet/format';
+import { formatAge, formatDecimal, formatTokenId, formatUnits, formatUtc, truncateMiddle } from '@/lib/format';
 
 describe('formatUnits', () => {
   it('places the decimal point by the token decimals', () => {

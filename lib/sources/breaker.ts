@@ -1,0 +1,234 @@
+import { LanternError } from '@/lib/errors';
+
+/**
+ * A circuit breaker per upstream (an EVM node, a ledger node, a hosted API host), so that once an
+ * upstream is known to be down, requests for it answer at once instead of each waiting out the
+ * upstream timeout.
+ *
+ *   closed     every call goes upstream; a timeout, or `failureThreshold` failures in a row, opens it.
+ *   open       calls fail at once (503, Retry-After) for `coolDownMs`.
+ *   half-open  the cool-down is over: the next call (a real request, or health's check) is the probe,
+ *              alone; calls arriving while it is in flight fail at once. Success closes, failure reopens.
+ *
+ * A failure is the upstream not working: refused, reset, timed out, 5xx. A 4xx is the upstream answering
+ * (a 404 block, a 410 pruned version) and counts as success; the caller's `classify` decides.
+ * No timers: state is computed from an injectable clock when asked. State is per process.
+ */
+
+export type BreakerState = 'closed' | 'open' | 'half-open';
+export type Outcome = 'ok' | 'failure' | 'timeout';
+
+export interface BreakerOptions {
+  /** Failures in a row that open the breaker (a timeout opens it at once). */
+  failureThreshold: number;
+  /** How long an open breaker fails fast before it lets one probe through. */
+  coolDownMs: number;
+  /** The longest a probe can take (the upstream timeout): after that (and a second's slack) it is presumed lost. */
+  probeTimeoutMs: number;
+  now?: () => number;
+  /** Called on every change of state, for the log. */
+  onChange?: (change: { source: string; from: BreakerState; to: BreakerState; reason: string }) => void;
+}
+
+export interface Classify<T> {
+  result?: (value: T) => Outcome;
+  error?: (error: unknown) => Outcome;
+}
+
+export interface BreakerSnapshot {
+  source: string;
+  upstream: string;
+  state: BreakerState;
+  /** ISO time of the last change of state. */
+  since: string;
+  /** Failures in a row so far (closed). */
+  failures: number;
+  /** Open: seconds until the next probe may go. */
+  retryInS?: number;
+  probing: boolean;
+}
+
+/** The fast answer while a breaker is open: a sentence naming the source and when it will be tried again. */
+export class BreakerOpenError extends LanternError {
+  /** A brand that survives crossing bundles, where instanceof does not (see asBreakerOpen). */
+  readonly breakerOpen = true;
+
+  constructor(source: string, message: string, retryAfterS: number) {
+    super(503, 'upstream_unavailable', message, { retryAfter: retryAfterS, source });
+  }
+
+  static naming(source: string, label: string, retryAfterS: number): BreakerOpenError {
+    return new BreakerOpenError(source, `${label} is not answering; Lantern will try it again in ${retryAfterS} s.`, retryAfterS);
+  }
+}
+
+/**
+ * The breaker's answer, whichever bundle's copy of this module threw it (a client shared on globalThis,
+ * like the EVM node's, may have been made by another route's bundle), as this bundle's own error.
+ */
+export function asBreakerOpen(e: unknown): BreakerOpenError | undefined {
+  if (e instanceof BreakerOpenError) return e;
+  const x = e as { breakerOpen?: unknown; message?: unknown; retryAfter?: unknown; source?: unknown } | null | undefined;
+  if (x?.breakerOpen !== true || typeof x.message !== 'string') return undefined;
+  return new BreakerOpenError(String(x.source ?? ''), x.message, typeof x.retryAfter === 'number' ? x.retryAfter : 1);
+}
+
+interface Ticket {
+  probe: boolean;
+}
+
+const PROBE_SLACK_MS = 1000;
+
+/**
+ * A breaker's state as plain data. Kept apart from the class so that the bundles of different routes,
+ * which may each hold their own copy of this module (and of LanternError), share the state of one
+ * upstream while each throws errors its own handler recognises.
+ */
+export interface BreakerData {
+  failures: number;
+  /** Set while open or half-open. */
+  openUntil: number | undefined;
+  probeStartedAt: number | undefined;
+  changedAt: number;
+  lastState: BreakerState;
+}
+
+export function newBreakerData(now: number): BreakerData {
+  return { failures: 0, openUntil: undefined, probeStartedAt: undefined, changedAt: now, lastState: 'closed' };
+}
+
+export class CircuitBreaker {
+  private readonly now: () => number;
+  private readonly d: BreakerData;
+
+  /**
+   * @param source short stable name for logs and health (`ledger-node:local`)
+   * @param label how a person reads it, with the host (`The local ledger node (127.0.0.1:8080)`)
+   * @param upstream the host (never a full URL: URLs may carry keys)
+   * @param data shared state (see BreakerData); fresh when omitted
+   */
+  constructor(
+    readonly source: string,
+    readonly label: string,
+    readonly upstream: string,
+    private readonly opts: BreakerOptions,
+    data?: BreakerData,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.d = data ?? newBreakerData(this.now());
+  }
+
+  state(): BreakerState {
+    if (this.d.openUntil === undefined) return 'closed';
+    if (this.probeInFlight() || this.now() >= this.d.openUntil) return 'half-open';
+    return 'open';
+  }
+
+  snapshot(): BreakerSnapshot {
+    const state = this.state();
+    const now = this.now();
+    // Half-open without a probe yet began when the cool-down ended, not when someone last looked.
+    const since = state === 'half-open' && !this.probeInFlight() ? this.d.openUntil! : this.d.changedAt;
+    return {
+      source: this.source,
+      upstream: this.upstream,
+      state,
+      since: new Date(since).toISOString(),
+      failures: this.d.failures,
+      ...(state === 'open' ? { retryInS: seconds(this.d.openUntil! - now) } : {}),
+      probing: this.probeInFlight(),
+    };
+  }
+
+  /**
+   * Runs one call to the upstream through the breaker. Throws BreakerOpenError at once when the call may
+   * not go; otherwise the call's own result or error, after recording how it went.
+   */
+  async run<T>(fn: () => Promise<T>, classify: Classify<T> = {}): Promise<T> {
+    const ticket = this.admit();
+    let value: T;
+    try {
+      value = await fn();
+    } catch (e) {
+      this.record(ticket, classify.error ? classify.error(e) : 'failure');
+      throw e;
+    }
+    this.record(ticket, classify.result ? classify.result(value) : 'ok');
+    return value;
+  }
+
+  /**
+   * Throws BreakerOpenError when a call could not go now (open, or a probe in flight), without claiming
+   * the probe. For callers about to join a call already in flight (a shared promise, a single-flight
+   * cache): while that call is the probe they answer at once instead of waiting on it.
+   */
+  assertAvailable(): void {
+    if (this.d.openUntil === undefined) return;
+    const now = this.now();
+    if (this.probeInFlight()) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.probeStartedAt! + this.opts.probeTimeoutMs - now));
+    if (now < this.d.openUntil) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.openUntil - now));
+  }
+
+  private probeInFlight(): boolean {
+    return this.d.probeStartedAt !== undefined && this.now() - this.d.probeStartedAt < this.opts.probeTimeoutMs + PROBE_SLACK_MS;
+  }
+
+  private admit(): Ticket {
+    if (this.d.openUntil === undefined) return { probe: false };
+    this.assertAvailable();
+    const now = this.now();
+    this.d.probeStartedAt = now;
+    this.change('half-open', now, 'cool-down over: probing');
+    return { probe: true };
+  }
+
+  private record(ticket: Ticket, outcome: Outcome) {
+    const now = this.now();
+    if (ticket.probe) this.d.probeStartedAt = undefined;
+    if (outcome === 'ok') {
+      this.d.failures = 0;
+      // Any answer is evidence the upstream works, also a slow one that set out before the breaker opened.
+      if (this.d.openUntil !== undefined) {
+        this.d.openUntil = undefined;
+        this.change('closed', now, ticket.probe ? 'probe succeeded' : 'an earlier call succeeded');
+      }
+      return;
+    }
+    if (ticket.probe) {
+      this.open(now, `probe ${outcome === 'timeout' ? 'timed out' : 'failed'}`);
+      return;
+    }
+    if (this.d.openUntil !== undefined) return; // a call from before the breaker opened: already counted
+    this.d.failures++;
+    if (outcome === 'timeout') this.open(now, 'timed out');
+    else if (this.d.failures >= this.opts.failureThreshold) this.open(now, `${this.d.failures} failures in a row`);
+  }
+
+  private open(now: number, reason: string) {
+    this.d.openUntil = now + this.opts.coolDownMs;
+    this.change('open', now, reason);
+  }
+
+  private change(to: BreakerState, now: number, reason: string) {
+    const from = this.d.lastState;
+    this.d.lastState = to;
+    this.d.changedAt = now;
+    this.opts.onChange?.({ source: this.source, from, to, reason });
+  }
+}
+
+/** Whole seconds, at least 1: what Retry-After and the sentence say. */
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** Timeouts (AbortSignal.timeout, viem's abort on timeout) vs. every other way a call can fail. */
+export function errorOutcome(e: unknown): Outcome {
+  const name = (e as { name?: string })?.name;
+  return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'failure';
+}
+
+/** An HTTP answer: 5xx is the upstream failing; anything else (4xx included) is the upstream working. */
+export function responseOutcome(res: Response): Outcome {
+  return res.status >= 500 ? 'failure' : 'ok';
+}

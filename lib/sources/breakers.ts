@@ -1,0 +1,89 @@
+import 'server-only';
+import { config } from '@/lib/config';
+import { log } from '@/lib/log';
+import type { HostedService } from './hosted/service';
+import { CircuitBreaker, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
+
+/**
+ * The process's breakers, one per upstream. Their state lives on globalThis so every route bundle (the
+ * API, the pages, /api/health) shares it; each bundle wraps it in its own CircuitBreaker, so the errors
+ * it throws are instances of that bundle's LanternError. Per process: each instance learns on its own
+ * that an upstream is down.
+ */
+const g = globalThis as unknown as { __lanternBreakers?: Map<string, { data: BreakerData; label: string; upstream: string }> };
+const local = new Map<string, CircuitBreaker>();
+
+/** The host of a URL, never the rest (paths and user-info may carry keys). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'unknown host';
+  }
+}
+
+function breaker(source: string, label: string, upstream: string): CircuitBreaker {
+  let b = local.get(source);
+  if (b) return b;
+  g.__lanternBreakers ??= new Map();
+  let shared = g.__lanternBreakers.get(source);
+  if (!shared) {
+    shared = { data: newBreakerData(Date.now()), label, upstream };
+    g.__lanternBreakers.set(source, shared);
+  }
+  const c = config();
+  b = new CircuitBreaker(
+    source,
+    label,
+    upstream,
+    {
+      failureThreshold: c.upstreamBreakerFailures,
+      coolDownMs: c.upstreamProbeIntervalMs,
+      probeTimeoutMs: c.upstreamTimeoutMs,
+      onChange: ({ from, to, reason }) => log().info({ source, upstream, from, to, reason }, `upstream breaker ${to}`),
+    },
+    shared.data,
+  );
+  local.set(source, b);
+  return b;
+}
+
+/** The EVM JSON-RPC node at `url`. */
+export function evmNodeBreaker(url: string) {
+  const host = hostOf(url);
+  return breaker(`evm-node:${host}`, `The EVM node (${host})`, host);
+}
+
+/** The ledger REST node of `network` at `url`. */
+export function ledgerNodeBreaker(network: string, url: string) {
+  const host = hostOf(url);
+  return breaker(`ledger-node:${network}:${host}`, `The ${network} ledger node (${host})`, host);
+}
+
+const HOSTED_LABELS: Record<HostedService, string> = {
+  data: 'The data provider',
+  auth: "The data provider's sign-in API",
+  'ledger-mainnet': 'The mainnet ledger API',
+  'ledger-testnet': 'The testnet ledger API',
+};
+
+/**
+ * One hosted service (data, auth, each hosted ledger network) at `url`. Per service, not per host: one
+ * network's node being down upstream (a 503 from that path) must not stop sign-in or wallet pages that
+ * the same host still serves.
+ */
+export function hostedBreaker(service: HostedService, url: string) {
+  const host = hostOf(url);
+  return breaker(`hosted:${service}:${host}`, `${HOSTED_LABELS[service]} (${host})`, host);
+}
+
+/** The ENS mainnet node. */
+export function ensBreaker(url: string) {
+  const host = hostOf(url);
+  return breaker(`ens-node:${host}`, `The ENS node (${host})`, host);
+}
+
+/** Every upstream's breaker this process has met, as health reports them. */
+export function breakerSnapshots(): BreakerSnapshot[] {
+  return [...(g.__lanternBreakers?.entries() ?? [])].map(([source, s]) => breaker(source, s.label, s.upstream).snapshot());
+}

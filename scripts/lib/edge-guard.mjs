@@ -1,0 +1,351 @@
+// What `npm start` (scripts/server.mjs) answers itself, before Next sees a request: everything a client
+// can send that Next would answer with a 5xx, an empty body or an HTML page. Each answer is JSON
+// `{message, code}` with the right 4xx status.
+//
+// - Request targets that are not a path (`GET *`, absolute-form), malformed %-encoding: 400.
+// - Methods Next does not route (TRACE, PROPFIND, ..., CONNECT): 405 with Allow.
+// - Dot segments (`/api/%2e%2e/health`) under /api: 404 (Next would resolve them to the HTML 404 page).
+// - Oversized request lines and headers (node:http's parser refuses them): 414 / 431 naming the limit.
+// - Server actions (any POST to a page): refused unless Origin is one of PUBLIC_URL's origins (403),
+//   larger than MAX_ACTION_BYTES (413), or not a request React's reply decoder reads safely (400/415):
+//   only the argument shapes Lantern's actions take get through, so the action itself never runs on
+//   anything else. The body is read here and replayed to Next unchanged.
+import { IncomingMessage, STATUS_CODES, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { matchOrigin } from '../../lib/security/public-origins.mjs';
+
+// Next's own reader of the router-state header: Next throws (500) on a value it cannot read.
+const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)('next/dist/server/app-render/parse-and-validate-flight-router-state.js');
+
+/** node:http's limit on the request line plus headers (its default, named so messages can say it). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Largest server-action body: Lantern's largest (a signed 8 KB message) is far below. */
+export const MAX_ACTION_BYTES = 64 * 1024;
+/** Deepest nesting of arrays and objects in an action's arguments (Lantern's are at most 3 deep). */
+export const MAX_ACTION_DEPTH = 32;
+
+const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+
+/** The methods a path serves, for Allow. Mirrors the route handlers' `otherMethods` (lib/api/handler.ts). */
+export function allowedMethods(pathname) {
+  if (/^\/api\/auth\/challenge\/(request|verify)\/evm\/?$/.test(pathname)) return 'POST, OPTIONS';
+  if (pathname === '/api' || pathname.startsWith('/api/')) return 'GET, HEAD, OPTIONS';
+  return 'GET, HEAD, POST';
+}
+
+function errorBody(pathname, status, code, message) {
+  const body = { message, code };
+  // Under /api/ledger/ errors also carry the ledger node's fields (see lib/api/ledger-errors.ts).
+  if (pathname.startsWith('/api/ledger/')) Object.assign(body, { error_code: status === 400 ? 'invalid_input' : 'web_framework_error', vm_error_code: null });
+  return JSON.stringify(body);
+}
+
+function sendJson(res, pathname, status, code, message, extra = {}) {
+  const body = errorBody(pathname, status, code, message);
+  res.writeHead(status, { ...BASE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...extra });
+  res.end(body);
+}
+
+/** A whole HTTP/1.1 response written on a socket the HTTP parser has given up on; the connection closes. */
+export function rawResponse(status, code, message, extra = {}) {
+  const body = JSON.stringify({ message, code });
+  const headers = { ...BASE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...extra };
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+}
+
+/**
+ * node:http's `clientError`: the request could not be parsed. Node's default answer is a bare status
+ * line; this one says what was wrong and names the limit.
+ */
+export function onClientError(err, socket) {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let response;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // Which part overflowed: no line end within the limit means the request line (the URL) did.
+    const raw = err.rawPacket ? err.rawPacket.toString('latin1') : '';
+    const lineEnd = raw.indexOf('\r\n');
+    response =
+      lineEnd === -1 || lineEnd >= MAX_HEADER_BYTES - 2
+        ? rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`)
+        : rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`);
+  } else if (err.code === 'HPE_INVALID_METHOD' && /^[A-Za-z][A-Za-z0-9-]* /.test(err.rawPacket?.toString('latin1') ?? '')) {
+    response = rawResponse(405, 'method_not_allowed', 'That method is not supported; use GET, HEAD, POST or OPTIONS.', { Allow: 'GET, HEAD, POST, OPTIONS' });
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    response = rawResponse(408, 'request_timeout', 'The request was not sent in time.');
+  } else {
+    response = rawResponse(400, 'invalid_request', 'The request is not valid HTTP/1.1.');
+  }
+  socket.end(response);
+}
+
+/**
+ * node:http's `upgrade`: a request with `Connection: Upgrade` (a WebSocket, or curl's `--http2` asking
+ * for h2c). Lantern upgrades nothing, and an upgrade is only ever an offer, so a GET or HEAD is answered
+ * as if it had not asked, on a connection that closes after it; other methods are refused (their body
+ * is no longer readable once node:http hands the socket over).
+ */
+export function onUpgrade(handler) {
+  return (req, socket, head) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      socket.end(rawResponse(400, 'invalid_request', `Lantern does not upgrade connections; send the ${req.method} without Connection: Upgrade.`));
+      return;
+    }
+    if (head.length) socket.unshift(head);
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    // node:http relays the socket's drain to its response only while it owns the socket.
+    const drain = () => res.emit('drain');
+    socket.on('drain', drain);
+    res.once('finish', () => {
+      socket.off('drain', drain);
+      res.detachSocket(socket);
+      socket.end();
+    });
+    req.push(null);
+    handler(req, res);
+  };
+}
+
+/** node:http's `connect` (the CONNECT method): Lantern is not a proxy. */
+export function onConnect(_req, socket) {
+  socket.end(rawResponse(405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', { Allow: 'GET, HEAD, POST, OPTIONS' }));
+}
+
+function wellEncoded(path) {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A `.` or `..` segment, written plainly or %-encoded (the path is known to be well encoded). */
+export const hasDotSegment = (path) => path.split('/').some((seg) => ['.', '..'].includes(decodeURIComponent(seg)));
+
+/**
+ * Checks a request before Next. Returns true when it answered (the caller must not pass it on).
+ * Server actions are handled by `guardAction`, which is asynchronous.
+ */
+export function refuseBadTarget(req, res) {
+  const target = req.url ?? '';
+  if (!target.startsWith('/')) {
+    if (req.method === 'OPTIONS' && target === '*') {
+      res.writeHead(204, { ...BASE_HEADERS, Allow: 'GET, HEAD, POST, OPTIONS' });
+      res.end();
+    } else {
+      sendJson(res, '', 400, 'invalid_request', 'The request target must be a path beginning with "/" (such as /api/health).');
+    }
+    return true;
+  }
+  const path = target.split('?')[0];
+  const api = path === '/api' || path.startsWith('/api/');
+  if (!wellEncoded(path)) {
+    // Next throws while decoding a malformed %-sequence in a path parameter and answers 500.
+    if (api) sendJson(res, path, 400, 'invalid_request', 'The path contains malformed percent-encoding.');
+    else {
+      res.writeHead(400, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Bad request: the address contains malformed percent-encoding.\n');
+    }
+    return true;
+  }
+  if (!ROUTED_METHODS.has(req.method)) {
+    const allow = allowedMethods(path);
+    // Worded as the route handlers' own 405 (lib/api/handler.ts otherMethods).
+    const use = allow.split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS').join(' or ');
+    sendJson(res, path, 405, 'method_not_allowed', `${req.method} is not allowed here; use ${use}.`, { Allow: allow });
+    return true;
+  }
+  if (!api && req.headers['next-router-state-tree'] !== undefined) {
+    try {
+      parseAndValidateFlightRouterState(req.headers['next-router-state-tree']);
+    } catch {
+      sendJson(res, path, 400, 'invalid_request', 'The Next-Router-State-Tree header is not a router state Lantern’s pages send.');
+      return true;
+    }
+  }
+  if (api && hasDotSegment(path)) {
+    sendJson(res, path, 404, 'not_found', `No API operation at ${path}: dot segments ("." and "..", encoded or not) are not resolved.`);
+    return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Server actions
+
+class Refusal extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** A request Next may treat as a server action: any POST outside the published API. */
+export function isActionRequest(req) {
+  const path = (req.url ?? '').split('?')[0];
+  return req.method === 'POST' && !(path === '/api' || path.startsWith('/api/'));
+}
+
+/**
+ * Checks a server-action request and, when it passes, calls `pass(replayed)` with a request that
+ * carries the same body for Next. Otherwise answers 403/400/413/415 and the action never runs.
+ */
+export async function guardAction(req, res, publicOrigins, pass) {
+  const path = (req.url ?? '').split('?')[0];
+  try {
+    const origin = matchOrigin(publicOrigins, req.headers.origin);
+    if (!origin) {
+      throw new Refusal(403, 'origin_not_allowed', 'This form or action must be sent from Lantern’s own pages: the request’s Origin is missing or not one of PUBLIC_URL’s origins.');
+    }
+    // Next refuses (with a 500) an action whose Origin differs from X-Forwarded-Host/Host. The Origin was
+    // just checked against PUBLIC_URL, which is also where the action takes its domain from, so the
+    // request's own Host (forged, or a proxy's internal name) has no say: tell Next the public host.
+    req.headers['x-forwarded-host'] = new URL(origin).host;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_ACTION_BYTES) throw tooLarge();
+    const body = await readLimited(req, MAX_ACTION_BYTES);
+    await checkActionBody(req.headers, body);
+    pass(replay(req, body));
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    // Clients write the whole body before they read an answer: read what is left (up to a bound) so
+    // they get this one instead of a broken pipe; past the bound, answer and close the connection.
+    const drained = await discard(req, MAX_DISCARD_BYTES);
+    sendJson(res, path, e.status, e.code, e.message, drained ? {} : { Connection: 'close' });
+  }
+}
+
+/** How much of a refused body is read and thrown away before answering. */
+const MAX_DISCARD_BYTES = 8 * 1024 * 1024;
+
+function discard(req, limit) {
+  if (req.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let size = 0;
+    const done = (ok) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      resolve(ok);
+    };
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > limit) done(false);
+    };
+    const onEnd = () => done(true);
+    const onError = () => done(false);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.resume();
+  });
+}
+
+const tooLarge = () => new Refusal(413, 'payload_too_large', `The action’s body is larger than ${MAX_ACTION_BYTES / 1024} KB.`);
+
+function readLimited(req, limit) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    const onData = (chunk) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', () => reject(new Refusal(400, 'invalid_request', 'The request body could not be read.')));
+  });
+}
+
+/** A request with the same head as `req` whose body is `body`, for Next to read as if nothing happened. */
+function replay(req, body) {
+  const r = new IncomingMessage(req.socket);
+  r.method = req.method;
+  r.url = req.url;
+  r.httpVersion = req.httpVersion;
+  r.httpVersionMajor = req.httpVersionMajor;
+  r.httpVersionMinor = req.httpVersionMinor;
+  r.headers = req.headers;
+  r.rawHeaders = req.rawHeaders;
+  r.push(body);
+  r.push(null);
+  r.complete = true;
+  return r;
+}
+
+async function checkActionBody(headers, body) {
+  const type = String(headers['content-type'] ?? '').trim();
+  const fetchAction = headers['next-action'] !== undefined;
+  if (/^multipart\/form-data\s*(;|$)/i.test(type)) {
+    if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(type)) throw new Refusal(400, 'invalid_request', 'A multipart/form-data body needs a boundary parameter in its Content-Type.');
+    let form;
+    try {
+      form = await new Response(body, { headers: { 'content-type': type } }).formData();
+    } catch {
+      throw new Refusal(400, 'invalid_request', 'The multipart/form-data body is malformed.');
+    }
+    if (fetchAction && !form.has('0')) throw new Refusal(400, 'invalid_request', 'The action\u2019s arguments are missing (no field "0").');
+    for (const [key, value] of form) {
+      // Numbered fields (and an HTML form's `$ACTION_n:m`) are React reply rows: JSON that the decoder
+      // follows. Other fields are plain form values (address, label, note) and stay text.
+      const row = /^\d+$/.test(key) || /^\$ACTION_\d+:\d+$/.test(key);
+      if (typeof value !== 'string') throw new Refusal(400, 'invalid_request', `Field ${JSON.stringify(key.slice(0, 64))} is a file; Lantern's actions take none.`);
+      if (row) checkReplyRow(value, key === '0', true);
+    }
+    return;
+  }
+  if (!fetchAction) {
+    // Not an action: a POST of something else to a page. Next renders the page; nothing runs.
+    if (type === '' || /^application\/x-www-form-urlencoded\b/i.test(type) || /^text\/plain\b/i.test(type)) return;
+    throw new Refusal(415, 'unsupported_media_type', 'Pages take POSTs only from Lantern’s own forms (multipart/form-data).');
+  }
+  if (!/^text\/plain\b/i.test(type)) {
+    throw new Refusal(415, 'unsupported_media_type', 'A server action’s arguments are sent as text/plain (JSON) or multipart/form-data.');
+  }
+  checkReplyRow(body.toString('utf8'), true, false);
+}
+
+// Reference strings React's reply decoder resolves. Lantern's action arguments (strings, numbers,
+// null, plain objects, a FormData) only ever need these; others (promises `$@`, server references
+// `$F`/`$h`, streams, blobs, temporary references, Maps, Sets, ...) make the decoder wait for rows
+// that never come or build objects no action expects, and are refused.
+const PLAIN_REFS = /^\$(\$|undefined$|NaN$|Infinity$|-Infinity$|-0$|D\d{4}-\d\d-\d\dT[\d:.]+Z$|n-?\d{1,80}$)/;
+const FORM_REF = /^\$K[0-9a-f]{1,8}$/;
+
+function checkReplyRow(text, root, multipart) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Refusal(400, 'invalid_request', 'The action’s arguments are not valid JSON.');
+  }
+  if (root && !Array.isArray(value)) throw new Refusal(400, 'invalid_request', 'The action’s arguments must be a JSON array.');
+  // Iterative walk: a hostile depth must not overflow this server's stack either.
+  const stack = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop();
+    if (typeof v === 'string') {
+      if (v.startsWith('$') && !PLAIN_REFS.test(v) && !(multipart && FORM_REF.test(v))) {
+        throw new Refusal(400, 'invalid_request', `The action’s arguments hold a reference Lantern does not take: ${JSON.stringify(v.slice(0, 16))}.`);
+      }
+    } else if (v !== null && typeof v === 'object') {
+      if (depth > MAX_ACTION_DEPTH) throw new Refusal(400, 'invalid_request', `The action’s arguments are nested deeper than ${MAX_ACTION_DEPTH} levels.`);
+      for (const [k, child] of Object.entries(v)) {
+        if (k === '__proto__') throw new Refusal(400, 'invalid_request', 'The action’s arguments hold a "__proto__" key.');
+        stack.push([child, depth + 1]);
+      }
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export function freePortsSync(n: number): number[];

@@ -1,0 +1,186 @@
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHostedStub, type HostedStub } from '../support/hosted-stub';
+import { startLantern, type LanternInstance } from '../support/lantern';
+
+/**
+ * Hosted mode passes every parameter of every operation upstream as the interface says: names,
+ * values, defaults, and the range rules (from_block over from_date, to_block over to_date). The stub
+ * records each upstream query as it arrived; nothing here trusts Lantern's own re-filtering.
+ */
+const KEY = 'forwarding-key-0123456789abcdef';
+let stub: HostedStub;
+let lantern: LanternInstance;
+let seq = 0;
+// A wallet nobody asked about before, so no answer comes from a cache.
+const wallet = () => `0x${(++seq).toString(16).padStart(8, '0')}${'b'.repeat(32)}`;
+
+beforeAll(async () => {
+  stub = await startHostedStub({ apiKey: KEY });
+  lantern = await startLantern({
+    DATA_API_KEY: KEY,
+    DATA_API_URL: stub.url,
+    AUTH_API_URL: stub.url,
+    LEDGER_API_URL_MAINNET: `${stub.url}/mainnet`,
+    LEDGER_API_URL_TESTNET: `${stub.url}/testnet`,
+    UPSTREAM_CACHE: 'off',
+  });
+});
+afterAll(async () => {
+  await lantern?.stop();
+  await stub?.close();
+});
+beforeEach(() => {
+  stub.requests.length = 0;
+});
+
+async function upstream(path: string, init?: RequestInit) {
+  const res = await fetch(lantern.url + path, init);
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(path.includes('/challenge/') ? 201 : 200);
+  expect(stub.requests).toHaveLength(1);
+  const r = stub.requests[0];
+  return { body, path: r.path, query: Object.fromEntries(r.query), sent: r.body ? JSON.parse(r.body) : undefined };
+}
+
+describe('wallet history', () => {
+  it('sends the defaults: chain eth, no range, internal transactions and NFT metadata off, newest first', async () => {
+    const w = wallet();
+    const r = await upstream(`/api/v2.2/wallets/${w}/history`);
+    expect(r.path).toBe(`/api/v2.2/wallets/${getAddress(w)}/history`); // checksummed
+    expect(r.query).toEqual({ chain: '0x1', include_internal_transactions: 'false', nft_metadata: 'false', order: 'DESC' });
+  });
+
+  it('sends every parameter, by name, in the upstream’s form', async () => {
+    const w = wallet();
+    const q = 'chain=polygon&from_block=19000003&to_block=19000009&include_internal_transactions=true&nft_metadata=true&order=asc&limit=4';
+    const r = await upstream(`/api/v2.2/wallets/${w}/history?${q}`);
+    expect(r.query).toEqual({
+      chain: '0x89',
+      from_block: '19000003',
+      to_block: '19000009',
+      include_internal_transactions: 'true',
+      nft_metadata: 'true',
+      order: 'ASC',
+      limit: '4',
+    });
+    expect(r.body.result.map((t: { block_number: string }) => t.block_number)).toEqual(['19000003', '19000004', '19000005', '19000006']);
+  });
+
+  it('sends dates as ISO 8601, from unix seconds or a date', async () => {
+    const r = await upstream(`/api/v2.2/wallets/${wallet()}/history?chain=0x1&from_date=2025-01-01T05:00:00Z&to_date=1735714800`);
+    expect(r.query).toEqual({
+      chain: '0x1',
+      from_date: '2025-01-01T05:00:00.000Z',
+      to_date: '2025-01-01T07:00:00.000Z',
+      include_internal_transactions: 'false',
+      nft_metadata: 'false',
+      order: 'DESC',
+    });
+    expect(r.body.result.map((t: { block_number: string }) => t.block_number)).toEqual(['19000007', '19000006', '19000005']);
+  });
+
+  it('sends the block bound, not the date, when both are given (from_block over from_date, to_block over to_date)', async () => {
+    // The dates alone would be a contradiction (from after to); the blocks decide, so it is a valid range.
+    const q = 'from_block=19000010&from_date=2030-01-01&to_block=19000012&to_date=2020-01-01';
+    const r = await upstream(`/api/v2.2/wallets/${wallet()}/history?${q}`);
+    expect(r.query).toEqual({
+      chain: '0x1',
+      from_block: '19000010',
+      to_block: '19000012',
+      include_internal_transactions: 'false',
+      nft_metadata: 'false',
+      order: 'DESC',
+    });
+    expect(r.body.result.map((t: { block_number: string }) => t.block_number)).toEqual(['19000012', '19000011', '19000010']);
+  });
+
+  it('sends a block bound at one end and a date at the other', async () => {
+    const r = await upstream(`/api/v2.2/wallets/${wallet()}/history?from_block=19000020&to_date=2025-01-01T21:00:00Z`);
+    expect(r.query).toMatchObject({ from_block: '19000020', to_date: '2025-01-01T21:00:00.000Z' });
+    expect(Object.keys(r.query).sort()).toEqual(['chain', 'from_block', 'include_internal_transactions', 'nft_metadata', 'order', 'to_date']);
+    expect(r.body.result.map((t: { block_number: string }) => t.block_number)).toEqual(['19000021', '19000020']);
+  });
+
+  it('passes the upstream cursor back unchanged', async () => {
+    const w = wallet();
+    const first = await upstream(`/api/v2.2/wallets/${w}/history?limit=10`);
+    stub.requests.length = 0;
+    const next = await upstream(`/api/v2.2/wallets/${w}/history?limit=10&cursor=${encodeURIComponent(first.body.cursor)}`);
+    expect(next.query).toEqual({ chain: '0x1', include_internal_transactions: 'false', nft_metadata: 'false', order: 'DESC', limit: '10', cursor: first.body.cursor });
+  });
+});
+
+describe('wallet NFTs', () => {
+  it('sends the defaults', async () => {
+    const w = wallet();
+    const r = await upstream(`/api/v2.2/${w}/nft`);
+    expect(r.path).toBe(`/api/v2.2/${getAddress(w)}/nft`);
+    expect(r.query).toEqual({ chain: '0x1', format: 'decimal', exclude_spam: 'false', normalizeMetadata: 'false', media_items: 'false' });
+  });
+
+  it('sends every parameter, token addresses as an indexed list', async () => {
+    const a = '0x' + '1'.repeat(40);
+    const b = '0x' + '2'.repeat(40);
+    const q = `chain=base&format=HEX&limit=3&exclude_spam=true&token_addresses=${a}&token_addresses=${b}&normalizeMetadata=true&media_items=true`;
+    const r = await upstream(`/api/v2.2/${wallet()}/nft?${q}`);
+    expect(r.query).toEqual({
+      chain: '0x2105',
+      format: 'hex',
+      limit: '3',
+      exclude_spam: 'true',
+      'token_addresses[0]': a,
+      'token_addresses[1]': b,
+      normalizeMetadata: 'true',
+      media_items: 'true',
+    });
+  });
+});
+
+describe('balance and transactions', () => {
+  it('balance sends the chain', async () => {
+    const w = wallet();
+    const r = await upstream(`/api/v2.2/${w}/balance?chain=bsc`);
+    expect(r.path).toBe(`/api/v2.2/${getAddress(w)}/balance`);
+    expect(r.query).toEqual({ chain: '0x38' });
+    expect(r.body).toEqual({ balance: String(BigInt(`0x${w.slice(-8)}`) * 10n ** 9n) });
+  });
+
+  it('a transaction sends the chain, and include only when asked; verbose has its own path', async () => {
+    const hash = '0x' + 'c'.repeat(64);
+    let r = await upstream(`/api/v2.2/transaction/${hash}`);
+    expect([r.path, r.query]).toEqual([`/api/v2.2/transaction/${hash}`, { chain: '0x1' }]);
+    stub.requests.length = 0;
+    r = await upstream(`/api/v2.2/transaction/${hash}/verbose?chain=polygon&include=internal_transactions`);
+    expect([r.path, r.query]).toEqual([`/api/v2.2/transaction/${hash}/verbose`, { chain: '0x89', include: 'internal_transactions' }]);
+  });
+});
+
+describe('ledger blocks', () => {
+  it('send with_transactions, false by default, to the network’s node', async () => {
+    let r = await upstream('/api/ledger/mainnet/blocks/by_version/86447895');
+    expect([r.path, r.query]).toEqual(['/mainnet/blocks/by_version/86447895', { with_transactions: 'false' }]);
+    stub.requests.length = 0;
+    r = await upstream('/api/ledger/testnet/blocks/by_version/86447895?with_transactions=true');
+    expect([r.path, r.query]).toEqual(['/testnet/blocks/by_version/86447895', { with_transactions: 'true' }]);
+  });
+});
+
+describe('sign-in challenges', () => {
+  it('send every field of the request body', async () => {
+    const body = {
+      domain: 'lantern.test',
+      chainId: 137,
+      address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+      statement: 'Sign in to Lantern',
+      uri: 'https://lantern.test/login',
+      expirationTime: '2030-01-01T00:00:00.000Z',
+      notBefore: '2029-12-31T00:00:00.000Z',
+      resources: ['https://lantern.test/terms'],
+      timeout: 90,
+    };
+    const r = await upstream('/api/auth/challenge/request/evm', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(r.path).toBe('/challenge/request/evm');
+    expect(r.sent).toEqual(body);
+  });
+});

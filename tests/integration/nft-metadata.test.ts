@@ -1,0 +1,350 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createPublicClient, createWalletClient, http as viemHttp, type Abi, type Address, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import linked721 from '../../devnet/evm/artifacts/Linked721.json';
+import linked1155 from '../../devnet/evm/artifacts/Linked1155.json';
+import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
+import { MNEMONIC } from '../../devnet/evm/index.mjs';
+import { nftPageSchema, type NftItem } from '../../lib/interface/nfts';
+import { startHostedStub } from '../support/hosted-stub';
+import { startLantern, type LanternInstance } from '../support/lantern';
+import { freePort } from '../support/ports';
+import { freshDatabase } from '../support/services';
+
+// Off-chain NFT metadata end to end: an anvil of its own with a collection whose token URIs point at
+// a local metadata server and a local IPFS/Arweave "gateway" (both on 127.0.0.1, allow-listed for
+// this test only by NFT_METADATA_ALLOW_HOSTS), a real `npm start` Lantern in node mode on a
+// PostgreSQL database of its own (so the test reads the per-token outcome the fetcher kept), and a
+// server on 127.0.0.2 that nothing may ever reach.
+
+type Hits = Map<string, number>;
+interface Server {
+  port: number;
+  hits: Hits;
+  connections: number;
+  stop: () => Promise<void>;
+}
+
+async function serve(host: string, handler: (req: http.IncomingMessage, res: http.ServerResponse, port: number) => void): Promise<Server> {
+  const hits: Hits = new Map();
+  const s: Server = { port: 0, hits, connections: 0, stop: async () => undefined };
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    handler(req, res, s.port);
+  });
+  server.on('connection', (sock) => {
+    s.connections++;
+    sock.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, host, () => r()));
+  s.port = (server.address() as AddressInfo).port;
+  s.stop = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return s;
+}
+
+const HOSTILE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="fetch(\'/steal\')"><script>fetch("/steal")</script><rect width="10" height="10" fill="red"/></svg>';
+const HOSTILE_NAME = '<script>alert("name")</script>\u202eevil';
+const CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
+const AR_TX = 'bNbA3TEQVL60xlgCcqdz4ZPHFZ711cZ3hmkpGttDt_U';
+
+let metaServer: Server;
+let gateway: Server;
+let inner: Server;
+let anvil: Awaited<ReturnType<typeof spawnAnvil>>;
+let lantern: LanternInstance;
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+let collection: Address;
+let items: Address;
+const deployer = mnemonicToAccount(MNEMONIC, { addressIndex: 0 });
+const collector = mnemonicToAccount(MNEMONIC, { addressIndex: 1 }).address.toLowerCase();
+const ITEM_ID = 0x1a2bn;
+
+/** token id (1-based mint order) -> what its URI is for. */
+const URIS: [string, (m: number, inn: number) => string][] = [
+  ['good', (m) => `http://127.0.0.1:${m}/meta/good.json`],
+  ['ipfs', () => `ipfs://${CID}/7.json`],
+  ['arweave', () => `ar://${AR_TX}`],
+  ['huge', (m) => `http://127.0.0.1:${m}/meta/huge.json`],
+  ['slow', (m) => `http://127.0.0.1:${m}/meta/slow.json`],
+  ['html', (m) => `http://127.0.0.1:${m}/meta/page.html`],
+  ['redirected', (m) => `http://127.0.0.1:${m}/meta/hop1`],
+  ['redirect-loop', (m) => `http://127.0.0.1:${m}/meta/loop`],
+  ['to-private', (m) => `http://127.0.0.1:${m}/meta/to-inner`],
+  ['private-direct', (_m, inn) => `http://127.0.0.2:${inn}/x.json`],
+  ['decimal-ip', (_m, inn) => `http://2130706434:${inn}/x.json`],
+  ['mapped-ipv6', (_m, inn) => `http://[::ffff:127.0.0.2]:${inn}/x.json`],
+  ['hostile', (m) => `http://127.0.0.1:${m}/meta/hostile.json`],
+  ['javascript', () => 'javascript:alert(1)'],
+];
+const idOf = (name: string) => String(URIS.findIndex(([n]) => n === name) + 1);
+
+beforeAll(async () => {
+  inner = await serve('127.0.0.2', (_q, res) => res.end('{"name":"internal secret"}'));
+  metaServer = await serve('127.0.0.1', (req, res, port) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    const json = (v: unknown) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(typeof v === 'string' ? v : JSON.stringify(v));
+    };
+    const redirect = (to: string) => {
+      res.statusCode = 302;
+      res.setHeader('Location', to);
+      res.end();
+    };
+    if (path === '/meta/good.json') return json({ name: 'Good Lantern', description: 'Fetched off chain', image: `http://127.0.0.1:${port}/img/good.png`, attributes: [{ trait_type: 'Glow', value: 7 }] });
+    if (path === '/meta/huge.json') return json({ name: 'Huge', pad: 'x'.repeat(300 * 1024) });
+    if (path === '/meta/slow.json') return void setTimeout(() => json({ name: 'Too late' }), 8000);
+    if (path === '/meta/page.html') {
+      res.setHeader('Content-Type', 'text/html');
+      return res.end('<html><body>not metadata</body></html>');
+    }
+    if (path === '/meta/hop1') return redirect('/meta/hop2');
+    if (path === '/meta/hop2') return redirect(`http://127.0.0.1:${port}/meta/redirected.json`);
+    if (path === '/meta/redirected.json') return json({ name: 'After two redirects' });
+    if (path === '/meta/loop') return redirect('/meta/loop');
+    if (path === '/meta/to-inner') return redirect(`http://127.0.0.2:${inner.port}/x.json`);
+    if (path === '/meta/hostile.json')
+      return json({ name: HOSTILE_NAME, description: '<img src=x onerror=alert(1)>', image: `http://127.0.0.1:${port}/img/hostile.svg`, external_url: 'javascript:alert(1)' });
+    if (path.startsWith('/items/')) return json({ name: `Item ${path.slice(7, -5)}` });
+    if (path === '/img/hostile.svg') {
+      res.setHeader('Content-Type', 'image/svg+xml');
+      return res.end(HOSTILE_SVG);
+    }
+    res.statusCode = 404;
+    res.end();
+  });
+  gateway = await serve('127.0.0.1', (req, res) => {
+    const path = new URL(req.url!, 'http://x').pathname;
+    res.setHeader('Content-Type', 'application/json');
+    if (path === `/ipfs/${CID}/7.json`) return res.end(JSON.stringify({ name: 'From IPFS', image: `ipfs://${CID}/7.png` }));
+    if (path === `/ar/${AR_TX}`) return res.end(JSON.stringify({ name: 'From Arweave' }));
+    res.statusCode = 404;
+    res.end('{}');
+  });
+
+  anvil = await spawnAnvil({ port: await freePort() });
+  const transport = viemHttp(anvil.url);
+  const wallet = createWalletClient({ account: deployer, chain: foundry, transport });
+  const client = createPublicClient({ chain: foundry, transport });
+  const deploy = async (artifact: { abi: unknown; bytecode: string }, args: unknown[]) => {
+    const hash = await wallet.deployContract({ abi: artifact.abi as Abi, bytecode: artifact.bytecode as Hex, args });
+    return (await client.waitForTransactionReceipt({ hash })).contractAddress!;
+  };
+  collection = await deploy(linked721, ['Far Lights', 'FAR']);
+  items = await deploy(linked1155, ['Far Items', 'FITM', `http://127.0.0.1:${metaServer.port}/items/{id}.json`]);
+  for (const [, uri] of URIS) {
+    const hash = await wallet.writeContract({ address: collection, abi: linked721.abi as Abi, functionName: 'mint', args: [collector, uri(metaServer.port, inner.port)] });
+    await client.waitForTransactionReceipt({ hash });
+  }
+  const hash = await wallet.writeContract({ address: items, abi: linked1155.abi as Abi, functionName: 'mint', args: [collector, ITEM_ID, 3n] });
+  await client.waitForTransactionReceipt({ hash });
+
+  database = await freshDatabase();
+  lantern = await startLantern({
+    EVM_RPC_URL: anvil.url,
+    DATABASE_URL: database.url,
+    NFT_METADATA_ALLOW_HOSTS: `127.0.0.1:${metaServer.port},127.0.0.1:${gateway.port}`,
+    NFT_IPFS_GATEWAY: `http://127.0.0.1:${gateway.port}/ipfs`,
+    NFT_ARWEAVE_GATEWAY: `http://127.0.0.1:${gateway.port}/ar`,
+    RATE_LIMIT_PER_MINUTE: '1000',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await lantern?.stop();
+  await database?.drop();
+  await anvil?.stop();
+  for (const s of [metaServer, gateway, inner]) await s?.stop();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are parsed with the schemas or checked field by field
+async function get(path: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${lantern.url}${path}`);
+  return { status: res.status, body: await res.json() };
+}
+
+async function outcomes(): Promise<Map<string, { status: string; reason: string | null }>> {
+  const c = new pg.Client({ connectionString: database.url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ token_address: string; token_id: string; status: string; reason: string | null }>(
+      'SELECT token_address, token_id::text AS token_id, status, reason FROM evm_nft_metadata_fetch',
+    );
+    return new Map(rows.map((r) => [`${r.token_address}:${r.token_id}`, { status: r.status, reason: r.reason }]));
+  } finally {
+    await c.end();
+  }
+}
+
+let listing: NftItem[];
+
+describe('off-chain NFT metadata in node mode', () => {
+  it('the background job fetches what is good and refuses the rest, with a reason kept per token', async () => {
+    const query = `/api/v2.2/${collector}/nft?normalizeMetadata=true&media_items=true&limit=100`;
+    const first = await get(query);
+    expect(first.status).toBe(200);
+    // Every off-chain token reaches a final outcome (the slow one takes its 5 s timeout).
+    let rows = await outcomes();
+    for (let i = 0; i < 200 && ([...rows.values()].filter((r) => r.status !== 'fetching').length < URIS.length + 1); i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      if (i % 10 === 0) await get(query);
+      rows = await outcomes();
+    }
+    const c = collection.toLowerCase();
+    const want: Record<string, [string, string | null]> = {
+      good: ['ok', null],
+      ipfs: ['ok', null],
+      arweave: ['ok', null],
+      huge: ['failed', 'too_large'],
+      slow: ['failed', 'timeout'],
+      html: ['failed', 'not_json'],
+      redirected: ['ok', null],
+      'redirect-loop': ['failed', 'too_many_redirects'],
+      'to-private': ['failed', 'address_not_public'],
+      'private-direct': ['failed', 'address_not_public'],
+      'decimal-ip': ['failed', 'address_not_public'],
+      'mapped-ipv6': ['failed', 'address_not_public'],
+      hostile: ['ok', null],
+      javascript: ['failed', 'scheme_not_allowed'],
+    };
+    const got = Object.fromEntries(Object.keys(want).map((name) => [name, rows.get(`${c}:${idOf(name)}`)]));
+    expect(got).toEqual(Object.fromEntries(Object.entries(want).map(([k, [status, reason]]) => [k, { status, reason }])));
+    expect(rows.get(`${items.toLowerCase()}:${ITEM_ID}`)).toEqual({ status: 'ok', reason: null });
+
+    // Nothing ever reached the address that is not allow-listed, in any of its spellings or via a redirect.
+    expect(inner.connections).toBe(0);
+    // ERC-1155 `{id}`: lowercase hex, 64 digits, no 0x.
+    expect([...metaServer.hits.keys()].filter((p) => p.startsWith('/items/'))).toEqual([`/items/${ITEM_ID.toString(16).padStart(64, '0')}.json`]);
+    // The gateways were asked for the ipfs:// and ar:// URIs.
+    expect(gateway.hits.get(`/ipfs/${CID}/7.json`)).toBe(1);
+    expect(gateway.hits.get(`/ar/${AR_TX}`)).toBe(1);
+    // Each redirect hop once; the loop stopped after 3 redirects (4 requests).
+    expect(metaServer.hits.get('/meta/loop')).toBe(4);
+
+    // Until the listing cache (30 s for SYNCED answers) turns over, ask with a new query shape (a new
+    // limit: parameters given at their defaults make the same key).
+    const { status, body } = await get(query.replace('limit=100', 'limit=99'));
+    expect(status).toBe(200);
+    listing = nftPageSchema.parse(body).result;
+  }, 90_000);
+
+  it('the listing shows fetched metadata, normalized_metadata, media and true sync times', async () => {
+    const by = (name: string) => listing.find((n) => n.token_address === collection.toLowerCase() && n.token_id === idOf(name))!;
+    const good = by('good');
+    expect(JSON.parse(good.metadata!)).toEqual({ name: 'Good Lantern', description: 'Fetched off chain', image: `http://127.0.0.1:${metaServer.port}/img/good.png`, attributes: [{ trait_type: 'Glow', value: 7 }] });
+    expect(good.normalized_metadata).toMatchObject({ name: 'Good Lantern', description: 'Fetched off chain', image: `http://127.0.0.1:${metaServer.port}/img/good.png` });
+    expect(good.media).toMatchObject({ status: 'success', mimetype: 'image/png', original_media_url: `http://127.0.0.1:${metaServer.port}/img/good.png` });
+    for (const t of [good.last_metadata_sync, good.last_token_uri_sync]) {
+      expect(typeof t).toBe('string');
+      expect(Math.abs(Date.now() - Date.parse(t!))).toBeLessThan(10 * 60_000);
+    }
+    expect(by('ipfs').normalized_metadata?.name).toBe('From IPFS');
+    expect(by('arweave').normalized_metadata?.name).toBe('From Arweave');
+    expect(by('redirected').normalized_metadata?.name).toBe('After two redirects');
+    const huge = by('huge');
+    expect(huge.metadata).toBeNull();
+    expect(huge.last_metadata_sync).toBeNull();
+    expect(typeof huge.last_token_uri_sync).toBe('string');
+    expect(huge.media?.status).toBe('host_unavailable');
+    expect(by('to-private').metadata).toBeNull();
+    const item = listing.find((n) => n.token_address === items.toLowerCase())!;
+    expect(item.token_uri).toBe(`http://127.0.0.1:${metaServer.port}/items/${ITEM_ID.toString(16).padStart(64, '0')}.json`);
+    expect(item.normalized_metadata?.name).toBe(`Item ${ITEM_ID.toString(16).padStart(64, '0')}`);
+  });
+
+  it('the NFT page shows names and images as text and <img> only; a hostile SVG is never inlined', async () => {
+    const res = await fetch(`${lantern.url}/wallet/${collector}/nfts?spam=true`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('Good Lantern');
+    expect(html).toContain(`src="http://127.0.0.1:${metaServer.port}/img/good.png"`);
+    // The hostile SVG is referenced by an <img> and nothing else; its markup never reaches the page.
+    expect(html).toContain(`<img src="http://127.0.0.1:${metaServer.port}/img/hostile.svg"`);
+    expect(html).not.toContain('<script>fetch("/steal")');
+    expect(html).not.toMatch(/<(object|embed|iframe)\b/i);
+    expect(html).not.toContain('<script>alert("name")');
+    expect(html).not.toContain('href="javascript:');
+    expect(metaServer.hits.get('/img/hostile.svg')).toBeUndefined(); // the server never fetches images
+  });
+
+  it('resync re-reads the token URI and fetches again; sync answers 200, async 202; bad input is a 400', async () => {
+    const base = `/api/v2.2/nft/${collection}/${idOf('good')}/metadata/resync`;
+    const before = metaServer.hits.get('/meta/good.json');
+    const sync = await get(`${base}?flag=uri&mode=sync`);
+    expect(sync).toEqual({ status: 200, body: { status: 'The metadata was fetched' } });
+    expect(metaServer.hits.get('/meta/good.json')).toBe(before! + 1);
+
+    const refused = await get(`/api/v2.2/nft/${collection}/${idOf('to-private')}/metadata/resync?flag=metadata&mode=sync`);
+    expect(refused.status).toBe(200);
+    expect(refused.body.reason).toBe('address_not_public');
+    expect(inner.connections).toBe(0);
+
+    const async = await get(`${base}?flag=metadata&mode=async`);
+    expect(async.status).toBe(202);
+    expect(typeof async.body.status).toBe('string');
+
+    expect(await get(`/api/v2.2/nft/${collection}/abc/metadata/resync`)).toEqual({
+      status: 400,
+      body: { message: 'token_id: expected a decimal token id', code: 'invalid_parameter', parameter: 'token_id' },
+    });
+    const badFlag = await get(`${base}?flag=everything`);
+    expect(badFlag.status).toBe(400);
+    expect(badFlag.body.parameter).toBe('flag');
+    const unknown = await get(`/api/v2.2/nft/${collection}/999/metadata/resync?mode=sync`);
+    expect(unknown.status).toBe(404);
+  });
+
+  it('resync is rate-limited per client (20 a minute)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 45; i++) statuses.push((await get(`/api/v2.2/nft/${collection}/${idOf('good')}/metadata/resync?flag=metadata&mode=async`)).status);
+    // However the one-minute windows fall, 45 requests (plus the 4 above) span at most two windows of 20.
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+    expect(statuses.filter((s) => s !== 429).every((s) => s === 202)).toBe(true);
+  });
+});
+
+describe('resync in hosted mode', () => {
+  it('is forwarded to the hosted API at its path, with the key, and answers its status (200 sync, 202 async)', async () => {
+    const stub = await startHostedStub({ apiKey: 'hosted-resync-test-key-0123456789' });
+    const hosted = await startLantern({
+      DATA_API_KEY: stub.apiKey,
+      DATA_API_URL: stub.url,
+      AUTH_API_URL: stub.url,
+      // Every upstream on loopback: health checks and start-up never wait on the internet.
+      LEDGER_API_URL_MAINNET: `${stub.url}/mainnet`,
+      LEDGER_API_URL_TESTNET: `${stub.url}/testnet`,
+      UPSTREAM_TIMEOUT_MS: '1500',
+    });
+    try {
+      const contract = '0x' + 'ab'.repeat(20);
+      stub.fault(/\/metadata\/resync$/, { kind: 'status', status: 200, body: { status: 'Metadata resync request was processed' } }, 1);
+      const sync = await fetch(`${hosted.url}/api/v2.2/nft/${contract}/42/metadata/resync?chain=eth&flag=metadata&mode=sync`);
+      expect(sync.status).toBe(200);
+      expect(await sync.json()).toEqual({ status: 'Metadata resync request was processed' });
+      const forwarded = stub.requests.filter((r) => r.path.endsWith('/metadata/resync'));
+      // (the address goes upstream in its checksum form, as Lantern's other hosted calls send it)
+      expect(forwarded.map((r) => [r.path.toLowerCase(), r.query.get('chain'), r.query.get('flag'), r.query.get('mode')])).toEqual([
+        [`/api/v2.2/nft/${contract}/42/metadata/resync`, '0x1', 'metadata', 'sync'],
+      ]);
+      expect(forwarded[0].headers['x-api-key']).toBe(stub.apiKey);
+
+      stub.fault(/\/metadata\/resync$/, { kind: 'status', status: 202, body: { status: 'Metadata resync request queued' } }, 1);
+      const queued = await fetch(`${hosted.url}/api/v2.2/nft/${contract}/42/metadata/resync?chain=eth`);
+      expect(queued.status).toBe(202);
+      expect(await queued.json()).toEqual({ status: 'Metadata resync request queued' });
+    } finally {
+      await hosted.stop();
+      await stub.close();
+    }
+  }, 150_000); // a second production server's start-up, on a busy machine
+});

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { isLanternError } from '@/lib/errors';
+import { BreakerOpenError, CircuitBreaker, asBreakerOpen, errorOutcome, newBreakerData, responseOutcome, type BreakerState } from '@/lib/sources/breaker';
+
+/** A breaker on a clock the test moves by hand. */
+function setup(opts: { failureThreshold?: number; coolDownMs?: number; probeTimeoutMs?: number } = {}) {
+  let t = 1_000_000;
+  const changes: { from: BreakerState; to: BreakerState; reason: string }[] = [];
+  const b = new CircuitBreaker('ledger-node:local', 'The local ledger node (127.0.0.1:8080)', '127.0.0.1:8080', {
+    failureThreshold: opts.failureThreshold ?? 3,
+    coolDownMs: opts.coolDownMs ?? 5000,
+    probeTimeoutMs: opts.probeTimeoutMs ?? 1000,
+    now: () => t,
+    onChange: ({ from, to, reason }) => changes.push({ from, to, reason }),
+  });
+  return { b, changes, advance: (ms: number) => (t += ms), now: () => t };
+}
+
+const ok = () => Promise.resolve('answer');
+const refused = () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } }));
+const timedOut = () => Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+const classify = { error: errorOutcome };
+
+async function openError(p: Promise<unknown>): Promise<BreakerOpenError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(BreakerOpenError);
+  return e as BreakerOpenError;
+}
+
+describe('circuit breaker', () => {
+  it('stays closed below the threshold, and a success resets the count', async () => {
+    const { b } = setup();
+    await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
+    await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
+    expect(b.state()).toBe('closed');
+    expect(await b.run(ok, classify)).toBe('answer');
+    await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
+    await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
+    expect(b.snapshot()).toMatchObject({ state: 'closed', failures: 2 });
+  });
+
+  it('opens after N failures in a row, then answers at once with 503, Retry-After and the source named', async () => {
+    const { b, advance, changes } = setup();
+    for (let i = 0; i < 3; i++) await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
+    expect(b.state()).toBe('open');
+    expect(changes).toEqual([{ from: 'closed', to: 'open', reason: '3 failures in a row' }]);
+    let calls = 0;
+    const e = await openError(
+      b.run(() => {
+        calls++;
+        return ok();
+      }),
+    );
+    expect(calls).toBe(0);
+    expect([e.status, e.code, e.retryAfter, e.source]).toEqual([503, 'upstream_unavailable', 5, 'ledger-node:local']);
+    expect(e.message).toBe('The local ledger node (127.0.0.1:8080) is not answering; Lantern will try it again in 5 s.');
+    advance(3200);
+    const later = await openError(b.run(ok));
+    expect([later.retryAfter, later.message]).toEqual([2, 'The local ledger node (127.0.0.1:8080) is not answering; Lantern will try it again in 2 s.']);
+  });
+
+  it('opens on a single timeout', async () => {
+    const { b } = setup();
+    await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
+    expect(b.snapshot()).toMatchObject({ state: 'open', retryInS: 5 });
+  });
+
+  it('4xx answers are the upstream working; 5xx are failures', async () => {
+    const { b } = setup();
+    const status = (s: number) => () => Promise.resolve(new Response(null, { status: s }));
+    for (const s of [404, 410, 400, 429, 404, 410]) await b.run(status(s), { result: responseOutcome });
+    expect(b.state()).toBe('closed');
+    for (const s of [500, 502, 503]) await b.run(status(s), { result: responseOutcome });
+    expect(b.state()).toBe('open');
+  });
+
+  it('after the cool-down one probe goes; calls during it fail at once; its success closes the breaker', async () => {
+    const { b, advance, changes } = setup();
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(5000);
+    expect(b.state()).toBe('half-open');
+    let release!: (v: string) => void;
+    let upstreamCalls = 0;
+    const probe = b.run(() => {
+      upstreamCalls++;
+      return new Promise<string>((r) => (release = r));
+    });
+    expect(b.snapshot()).toMatchObject({ state: 'half-open', probing: true });
+    // Concurrent requests during the probe never reach the upstream.
+    for (let i = 0; i < 20; i++) {
+      const e = await openError(
+        b.run(() => {
+          upstreamCalls++;
+          return ok();
+        }),
+      );
+      expect(e.retryAfter).toBe(1);
+    }
+    expect(upstreamCalls).toBe(1);
+    release('back');
+    expect(await probe).toBe('back');
+    expect(b.state()).toBe('closed');
+    expect(await b.run(ok)).toBe('answer');
+    expect(changes.map((c) => c.to)).toEqual(['open', 'half-open', 'closed']);
+  });
+
+  it('a failed probe reopens for a full cool-down', async () => {
+    const { b, advance } = setup();
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(5001);
+    await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
+    expect(b.snapshot()).toMatchObject({ state: 'open', retryInS: 5 });
+    advance(4999);
+    await openError(b.run(ok));
+    advance(1);
+    expect(await b.run(ok)).toBe('answer');
+    expect(b.state()).toBe('closed');
+  });
+
+  it('a probe that never settles is presumed lost after the probe timeout, so the breaker cannot stick', async () => {
+    const { b, advance } = setup({ probeTimeoutMs: 1000 });
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(5000);
+    void b.run(() => new Promise<never>(() => undefined));
+    advance(1999);
+    await openError(b.run(ok));
+    advance(1);
+    expect(await b.run(ok)).toBe('answer');
+  });
+
+  it('a slow success that set out before the breaker opened closes it; a slow failure does not extend it', async () => {
+    const { b, advance } = setup();
+    let settle!: (ok: boolean) => void;
+    const slow = b.run(() => new Promise<string>((res, rej) => (settle = (y) => (y ? res('late') : rej(new Error('reset'))))), classify);
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(100);
+    settle(true);
+    expect(await slow).toBe('late');
+    expect(b.state()).toBe('closed');
+
+    const slow2 = b.run(() => new Promise<string>((_, rej) => (settle = () => rej(new Error('reset')))), classify);
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(4000);
+    settle(false);
+    await expect(slow2).rejects.toThrow('reset');
+    expect(b.snapshot()).toMatchObject({ state: 'open', retryInS: 1 });
+  });
+
+  it('a cool-down of 0 lets the next call through as the probe', async () => {
+    const { b } = setup({ coolDownMs: 0 });
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    expect(b.state()).toBe('half-open');
+    expect(await b.run(ok)).toBe('answer');
+    expect(b.state()).toBe('closed');
+  });
+
+  it('reports since when it is in its state', async () => {
+    const { b, advance, now } = setup();
+    const opened = now();
+    await expect(b.run(timedOut, classify)).rejects.toThrow();
+    advance(1000);
+    expect(b.snapshot()).toMatchObject({ state: 'open', since: new Date(opened).toISOString() });
+    advance(6000);
+    // Half-open since the cool-down ended, not since someone looked.
+    expect(b.snapshot()).toMatchObject({ state: 'half-open', since: new Date(opened + 5000).toISOString(), probing: false });
+  });
+
+  it('whatever the sequence of outcomes and waits, at most one call reaches the upstream per cool-down while it is down', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 200 }), async (gaps) => {
+        const { b, advance } = setup({ coolDownMs: 5000, probeTimeoutMs: 1000 });
+        let reached = 0;
+        let elapsed = 0;
+        for (const gap of gaps) {
+          advance(gap);
+          elapsed += gap;
+          await b
+            .run(() => {
+              reached++;
+              return timedOut();
+            }, classify)
+            .catch(() => undefined);
+        }
+        // The first call opens it; then at most one probe per cool-down.
+        expect(reached).toBeLessThanOrEqual(1 + Math.floor(elapsed / 5000));
+      }),
+    );
+  });
+});
+
+describe('outcomes', () => {
+  it('names timeouts (AbortSignal.timeout, an abort on timeout) apart from other failures', () => {
+    expect(errorOutcome(new DOMException('x', 'TimeoutError'))).toBe('timeout');
+    expect(errorOutcome(new DOMException('x', 'AbortError'))).toBe('timeout');
+    expect(errorOutcome(new TypeError('fetch failed'))).toBe('failure');
+  });
+});
+
+describe('across bundles', () => {
+  it('two breakers over the same shared state act as one', async () => {
+    const data = newBreakerData(0);
+    let t = 0;
+    const opts = { failureThreshold: 3, coolDownMs: 5000, probeTimeoutMs: 1000, now: () => t };
+    const a = new CircuitBreaker('evm-node:h', 'The EVM node (h)', 'h', opts, data);
+    const b = new CircuitBreaker('evm-node:h', 'The EVM node (h)', 'h', opts, data);
+    await expect(a.run(timedOut, classify)).rejects.toThrow();
+    expect(b.state()).toBe('open');
+    t = 5000;
+    const probe = a.run(() => new Promise(() => undefined));
+    await openError(b.run(ok));
+    void probe;
+  });
+
+  it('a breaker answer thrown by another copy of the module is recognised and re-made as this one', () => {
+    const foreign = { name: 'LanternError', breakerOpen: true, status: 503, code: 'upstream_unavailable', message: 'The EVM node (h) is not answering; Lantern will try it again in 4 s.', retryAfter: 4, source: 'evm-node:h', toJSON: () => ({}) };
+    const local = asBreakerOpen(foreign)!;
+    expect(local).toBeInstanceOf(BreakerOpenError);
+    expect([local.status, local.code, local.message, local.retryAfter, local.source]).toEqual([503, 'upstream_unavailable', foreign.message, 4, 'evm-node:h']);
+    expect(isLanternError(foreign)).toBe(true);
+    expect(asBreakerOpen(new Error('x'))).toBeUndefined();
+    expect(isLanternError(new Error('x'))).toBe(false);
+  });
+});
