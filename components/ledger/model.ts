@@ -1,4 +1,14 @@
-import type { LedgerBlock, LedgerEvent, LedgerTransaction } from '@/lib/interface/ledger';
+import {
+  blockMetadata,
+  isKnownPayload,
+  isKnownTransaction,
+  transactionCount,
+  type LedgerBlock,
+  type LedgerEvent,
+  type LedgerPayload,
+  type LedgerTransaction,
+  type TransactionType,
+} from '@/lib/interface/ledger';
 
 /**
  * What the ledger page shows, computed on the server from the parsed block. Rows are small (the table
@@ -42,7 +52,7 @@ export interface TxDetail {
   raw?: unknown;
 }
 
-export const TYPE_LABELS: Record<string, string> = {
+export const TYPE_LABELS: Record<TransactionType, string> = {
   block_metadata_transaction: 'Block metadata',
   state_checkpoint_transaction: 'State checkpoint',
   user_transaction: 'User',
@@ -51,7 +61,9 @@ export const TYPE_LABELS: Record<string, string> = {
   genesis_transaction: 'Genesis',
 };
 
-type Loose = Record<string, unknown>;
+/** A type's label; an unknown type reads as itself. */
+export const typeLabel = (type: string): string => (TYPE_LABELS as Record<string, string | undefined>)[type] ?? type;
+
 const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? undefined : JSON.stringify(v));
 
 /** Arguments as one line: strings bare, nested values as JSON, long ones middle-truncated. */
@@ -64,97 +76,101 @@ export function formatArguments(args: unknown[]): string {
     .join(', ');
 }
 
-export function toRow(tx: LedgerTransaction): TxRow {
-  const t = tx as Loose;
-  const base: TxRow = { version: String(t.version ?? ''), hash: str(t.hash), type: tx.type, action: TYPE_LABELS[tx.type] ?? tx.type };
-  const common = { gasUsed: str(t.gas_used), success: typeof t.success === 'boolean' ? t.success : undefined, vmStatus: str(t.vm_status) };
-  switch (tx.type) {
-    case 'user_transaction': {
-      const payload = (t.payload ?? {}) as Loose;
-      const isEntry = payload.type === 'entry_function_payload';
-      const inner = payload.type === 'multisig_payload' ? ((payload.transaction_payload ?? {}) as Loose) : undefined;
-      return {
-        ...base,
-        ...common,
-        sender: str(t.sender),
-        action: isEntry
-          ? String(payload.function)
-          : inner?.function
-            ? `multisig: ${String(inner.function)}`
-            : String(payload.type ?? 'payload').replace(/_payload$/, '').replace(/_/g, ' '),
-        typeArguments: Array.isArray(payload.type_arguments) ? (payload.type_arguments as string[]) : undefined,
-        arguments: Array.isArray(payload.arguments) ? formatArguments(payload.arguments) : undefined,
-        gasUnitPrice: str(t.gas_unit_price),
-        expiration: str(t.expiration_timestamp_secs),
-      };
+/** What a user transaction does, in one line: the entry function it calls, or its payload kind. */
+function payloadAction(payload: LedgerPayload): Pick<TxRow, 'action' | 'typeArguments' | 'arguments'> {
+  const kind = payload.type.replace(/_payload$/, '').replace(/_/g, ' ');
+  if (!isKnownPayload(payload)) return { action: kind };
+  switch (payload.type) {
+    case 'entry_function_payload':
+      return { action: payload.function, typeArguments: payload.type_arguments, arguments: formatArguments(payload.arguments) };
+    case 'script_payload':
+      return { action: kind, typeArguments: payload.type_arguments, arguments: formatArguments(payload.arguments) };
+    case 'multisig_payload': {
+      const fn = payload.transaction_payload?.function;
+      return { action: typeof fn === 'string' ? `multisig: ${fn}` : kind };
     }
-    case 'block_metadata_transaction':
-      return { ...base, ...common, action: `epoch ${str(t.epoch)}, round ${str(t.round)}` };
-    case 'validator_transaction':
-      return { ...base, ...common, action: `validator: ${str(t.validator_transaction_type) ?? 'update'}` };
-    case 'block_epilogue_transaction':
-    case 'state_checkpoint_transaction':
-    case 'genesis_transaction':
-      return { ...base, ...common };
     default:
-      return { ...base, action: `${tx.type} (not known to this Lantern)` };
+      return { action: kind };
   }
 }
 
+/** One row per transaction type; a type this Lantern does not know is named as such. */
+export function toRow(tx: LedgerTransaction): TxRow {
+  if (!isKnownTransaction(tx)) return { version: tx.version ?? '', hash: tx.hash, type: tx.type, action: `${tx.type} (not known to this Lantern)` };
+  const base: TxRow = {
+    version: tx.version,
+    hash: tx.hash,
+    type: tx.type,
+    action: TYPE_LABELS[tx.type],
+    gasUsed: tx.gas_used,
+    success: tx.success,
+    vmStatus: tx.vm_status,
+  };
+  switch (tx.type) {
+    case 'user_transaction':
+      return { ...base, sender: tx.sender, ...payloadAction(tx.payload), gasUnitPrice: tx.gas_unit_price, expiration: tx.expiration_timestamp_secs };
+    case 'block_metadata_transaction':
+      return { ...base, action: `epoch ${tx.epoch}, round ${tx.round}` };
+    case 'validator_transaction':
+      return { ...base, action: `validator: ${str(tx.validator_transaction_type) ?? 'update'}` };
+    case 'block_epilogue_transaction':
+    case 'state_checkpoint_transaction':
+    case 'genesis_transaction':
+      return base;
+  }
+}
+
+/** The fields each known type has and the others do not; an unknown type is shown whole. */
 export function toDetail(tx: LedgerTransaction): TxDetail {
-  const t = tx as Loose;
+  if (!isKnownTransaction(tx)) return { version: tx.version ?? '', type: tx.type, fields: [], events: [], changes: 0, raw: tx };
   const fields: Field[] = [];
   const add = (label: string, v: unknown, mono = true) => {
     const s = str(v);
     if (s !== undefined) fields.push({ label, value: s, mono });
   };
+  let payload: unknown;
+  let signature: unknown;
+  let events: LedgerEvent[] = [];
   switch (tx.type) {
     case 'user_transaction':
-      add('Sender', t.sender);
-      add('Sequence number', t.sequence_number);
-      add('Max gas amount', t.max_gas_amount);
-      add('Gas unit price', t.gas_unit_price);
-      add('Expiration (s)', t.expiration_timestamp_secs);
-      add('Replay protection nonce', t.replay_protection_nonce);
+      add('Sender', tx.sender);
+      add('Sequence number', tx.sequence_number);
+      add('Max gas amount', tx.max_gas_amount);
+      add('Gas unit price', tx.gas_unit_price);
+      add('Expiration (s)', tx.expiration_timestamp_secs);
+      add('Replay protection nonce', tx.replay_protection_nonce);
+      ({ payload, signature, events } = tx);
       break;
     case 'block_metadata_transaction':
-      add('Block id', t.id);
-      add('Epoch', t.epoch);
-      add('Round', t.round);
-      add('Proposer', t.proposer);
-      add('Previous block votes', t.previous_block_votes_bitvec);
-      add('Failed proposer indices', t.failed_proposer_indices);
+      add('Block id', tx.id);
+      add('Epoch', tx.epoch);
+      add('Round', tx.round);
+      add('Proposer', tx.proposer);
+      add('Previous block votes', tx.previous_block_votes_bitvec);
+      add('Failed proposer indices', tx.failed_proposer_indices);
+      events = tx.events;
       break;
     case 'state_checkpoint_transaction':
-      add('State checkpoint hash', t.state_checkpoint_hash);
+      add('State checkpoint hash', tx.state_checkpoint_hash);
       break;
     case 'block_epilogue_transaction':
-      add('State checkpoint hash', t.state_checkpoint_hash);
-      if (t.block_end_info && typeof t.block_end_info === 'object') {
-        for (const [k, v] of Object.entries(t.block_end_info as Loose)) add(`End info: ${k.replace(/_/g, ' ')}`, v);
-      }
+      add('State checkpoint hash', tx.state_checkpoint_hash);
+      for (const [k, v] of Object.entries(tx.block_end_info ?? {})) add(`End info: ${k.replace(/_/g, ' ')}`, v);
       break;
     case 'validator_transaction':
-      add('Validator transaction type', t.validator_transaction_type);
+      add('Validator transaction type', tx.validator_transaction_type);
+      events = tx.events;
       break;
     case 'genesis_transaction':
-      add('Write set', (t.payload as Loose | undefined)?.type);
+      add('Write set', tx.payload.type);
+      ({ payload, events } = tx);
       break;
   }
-  if (tx.type !== 'genesis_transaction' && 'timestamp' in t) add('Timestamp (µs)', t.timestamp);
-  add('State change hash', t.state_change_hash);
-  add('Event root hash', t.event_root_hash);
-  add('Accumulator root hash', t.accumulator_root_hash);
-  return {
-    version: String(t.version ?? ''),
-    type: tx.type,
-    fields,
-    payload: t.payload,
-    signature: t.signature,
-    events: Array.isArray(t.events) ? (t.events as LedgerEvent[]) : [],
-    changes: Array.isArray(t.changes) ? t.changes.length : 0,
-    raw: TYPE_LABELS[tx.type] ? undefined : tx,
-  };
+  if (tx.type !== 'genesis_transaction') add('Timestamp (µs)', tx.timestamp);
+  add('State change hash', tx.state_change_hash);
+  add('Event root hash', tx.event_root_hash);
+  add('Accumulator root hash', tx.accumulator_root_hash);
+  return { version: tx.version, type: tx.type, fields, payload, signature, events, changes: tx.changes.length };
 }
 
 export interface BlockView {
@@ -171,17 +187,17 @@ export interface BlockView {
 }
 
 export function toBlockView(block: LedgerBlock): BlockView {
-  const meta = block.transactions?.find((t) => t.type === 'block_metadata_transaction') as Loose | undefined;
+  const meta = blockMetadata(block);
   return {
     height: block.height,
     hash: block.hash,
     timestampUs: block.timestampUs,
     firstVersion: block.firstVersion,
     lastVersion: block.lastVersion,
-    count: Number(BigInt(block.lastVersion) - BigInt(block.firstVersion) + 1n),
-    epoch: str(meta?.epoch),
-    round: str(meta?.round),
-    proposer: str(meta?.proposer),
+    count: transactionCount(block),
+    epoch: meta?.epoch,
+    round: meta?.round,
+    proposer: meta?.proposer,
     rows: block.transactions?.map(toRow),
   };
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { loadTransactionDetail } from '@/app/ledger/actions';
 import { CopyButton } from '@/components/ui/copy-button';
 import { truncateMiddle } from '@/lib/format';
-import { formatFee, TYPE_LABELS, type TxDetail, type TxRow } from './model';
+import { formatFee, typeLabel, type TxDetail, type TxRow } from './model';
 
 /**
  * The block's transactions. Virtualised (only the rows in view exist in the DOM), so a
@@ -124,7 +124,7 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         )}
       </span>
       <span role="cell" className="truncate text-ink-muted">
-        {TYPE_LABELS[row.type] ?? row.type}
+        {typeLabel(row.type)}
       </span>
       <span role="cell" className="truncate">
         {row.sender ? (
@@ -177,7 +177,7 @@ function Detail({ state, row }: { state: DetailState; row: TxRow }) {
   return (
     <div className="grid gap-4 bg-canvas px-10 py-4 text-sm lg:grid-cols-2" data-testid={`tx-detail-${d.version}`}>
       <section>
-        <h4 className="mb-2 font-medium">{TYPE_LABELS[d.type] ?? d.type} transaction</h4>
+        <h4 className="mb-2 font-medium">{typeLabel(d.type)} transaction</h4>
         <dl className="grid grid-cols-[12rem_minmax(0,1fr)] gap-x-3 gap-y-1">
           {row.vmStatus && (
             <>

@@ -124,6 +124,17 @@ export const payloadSchema = byType(
   otherPayloadSchema,
 );
 export type LedgerPayload = z.output<typeof payloadSchema>;
+export type EntryFunctionPayload = z.output<typeof entryFunctionPayloadSchema>;
+export type ScriptPayload = z.output<typeof scriptPayloadSchema>;
+export type MultisigPayload = z.output<typeof multisigPayloadSchema>;
+
+const PAYLOAD_TYPES = ['entry_function_payload', 'script_payload', 'multisig_payload', 'module_bundle_payload', 'write_set_payload'];
+export type KnownPayload = EntryFunctionPayload | ScriptPayload | MultisigPayload | z.output<typeof moduleBundlePayloadSchema> | z.output<typeof writeSetPayloadSchema>;
+
+/** Narrows to the known variants, so a `switch` on `type` sees each variant's own fields. */
+export function isKnownPayload(p: LedgerPayload): p is KnownPayload {
+  return PAYLOAD_TYPES.includes(p.type);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Signatures
@@ -304,9 +315,6 @@ export type LedgerTransaction = KnownTransaction | OtherTransaction;
 
 export function isKnownTransaction(tx: LedgerTransaction): tx is KnownTransaction {
   return (TRANSACTION_TYPES as readonly string[]).includes(tx.type);
-}
-export function isUserTransaction(tx: LedgerTransaction): tx is UserTransaction {
-  return tx.type === 'user_transaction';
 }
 export function isBlockMetadata(tx: LedgerTransaction): tx is BlockMetadataTransaction {
   return tx.type === 'block_metadata_transaction';
