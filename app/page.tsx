@@ -4,6 +4,7 @@ import { describeSources } from '@/lib/operations/sources';
 import { config } from '@/lib/config';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
+import { card } from '@/components/ui/card';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
@@ -43,7 +44,7 @@ export default function Home() {
             Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
           {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
-          <div className="mt-4 overflow-x-auto rounded-card border border-line bg-surface" tabIndex={0} role="region" aria-labelledby="sources-title">
+          <div className={`mt-4 overflow-x-auto ${card}`} tabIndex={0} role="region" aria-labelledby="sources-title">
             <table className="w-full text-left text-sm">
               <thead className="bg-sunken text-ink-muted">
                 <tr>

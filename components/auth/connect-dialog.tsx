@@ -8,6 +8,7 @@ import { requestChallengeAction, verifyChallengeAction } from '@/app/actions/aut
 import type { ActionError } from '@/lib/auth/action-result';
 import { DEVNET_CONNECTOR_ID, devnetAccounts, devnetProvider } from './devnet-connector';
 import type { WalletOptions } from './wagmi';
+import { card } from '@/components/ui/card';
 
 type Step = 'idle' | 'connecting' | 'challenge' | 'signing' | 'verifying';
 
@@ -187,7 +188,7 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
         e.preventDefault();
         onClose();
       }}
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-card border border-line bg-surface p-5 text-ink shadow-lg backdrop:bg-ink/40"
+      className={`m-auto w-[min(28rem,calc(100vw-2rem))] ${card} p-5 text-ink shadow-lg backdrop:bg-ink/40`}
     >
       <div className="flex items-start justify-between gap-4">
         <h2 id="sign-in-title" className="text-lg font-semibold">

@@ -4,6 +4,7 @@ import { useActionState, useEffect, useId, useState } from 'react';
 import { deleteWalletAction, saveWalletAction, type SavedWalletFormState } from '@/app/actions/saved-wallets';
 import { deleteMyDataAction, signOutEverywhereAction } from '@/app/actions/auth';
 import type { ActionResult } from '@/lib/auth/action-result';
+import { card } from '@/components/ui/card';
 
 const input = 'w-full rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
 
@@ -95,7 +96,7 @@ export function DeleteSavedWallet({ address, label }: { address: string; label: 
 export function SaveToggle({ address, label, note, buttonText }: { address: string; label?: string; note?: string; buttonText: string }) {
   const [open, setOpen] = useState(false);
   return open ? (
-    <div className="rounded-card border border-line bg-surface p-3">
+    <div className={`${card} p-3`}>
       <SavedWalletForm address={address} label={label} note={note} onDone={() => setOpen(false)} />
     </div>
   ) : (

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { getSession } from '@/lib/auth/session';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { DeleteSavedWallet, SavedWalletForm, SaveToggle, YourData } from './saved-wallet-form';
+import { card } from '@/components/ui/card';
 
 /** Home page section: the signed-in person's saved wallets, with an add form. Nothing when signed out. */
 export async function SavedWallets() {
@@ -18,7 +19,7 @@ export async function SavedWallets() {
         {wallets.length === 0 ? (
           <p className="mt-4 text-sm text-ink-muted">No saved wallets yet.</p>
         ) : (
-          <ul className="mt-4 divide-y divide-line rounded-card border border-line bg-surface" aria-label="Saved wallets">
+          <ul className={`mt-4 divide-y divide-line ${card}`} aria-label="Saved wallets">
             {wallets.map((w) => (
               <li key={w.address} className="flex flex-wrap items-start gap-x-4 gap-y-2 px-4 py-3">
                 <div className="min-w-0 flex-1">

@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+import { card } from '@/components/ui/card';
 
 /** The devnet home's "where to click": only rendered when Lantern runs on its embedded devnets. */
 export function DevnetShowcase() {
@@ -13,7 +14,7 @@ export function DevnetShowcase() {
         ledger. Each link below opens a page with data.
       </p>
       <div className="mt-4 grid gap-6 md:grid-cols-2">
-        <div className="rounded-card border border-line bg-surface p-4">
+        <div className={`${card} p-4`}>
           <h3 className="font-medium">Devnet wallets</h3>
           <ul className="mt-2 divide-y divide-line">
             {SHOWCASE_WALLETS.map((w) => (
@@ -26,7 +27,7 @@ export function DevnetShowcase() {
             ))}
           </ul>
         </div>
-        <div className="rounded-card border border-line bg-surface p-4">
+        <div className={`${card} p-4`}>
           <h3 className="font-medium">Local ledger versions</h3>
           <ul className="mt-2 divide-y divide-line">
             {showcaseVersions().map((v) => (

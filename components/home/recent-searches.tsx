@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useSyncExternalStore } from 'react';
 import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/wallet/recent';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
+import { card } from '@/components/ui/card';
 
 const EMPTY: RecentSearch[] = [];
 let cache: { raw: string | null; list: RecentSearch[] } = { raw: null, list: EMPTY };
@@ -56,7 +57,7 @@ export function RecentSearches() {
       {list.length === 0 ? (
         <p className="mt-1 text-sm text-ink-muted">Searches you make in this browser appear here. They are kept only in this browser.</p>
       ) : (
-        <ul className="mt-2 divide-y divide-line rounded-card border border-line bg-surface">
+        <ul className={`mt-2 divide-y divide-line ${card}`}>
           {list.map((r) => (
             <li key={r.q} className="flex items-center justify-between gap-3 px-4 py-2 text-sm">
               <Link href={`/search?q=${encodeURIComponent(r.q)}`} className="min-w-0 truncate font-mono" title={r.q}>

@@ -1,7 +1,8 @@
 import Link from 'next/link';
-import { Hash } from './hash';
-import { formatAge } from '@/lib/format';
-import { formatMicros, type BlockView } from './model';
+import { Hash } from '@/components/ui/hash';
+import { formatAge, formatMicros } from '@/lib/format';
+import type { BlockView } from './model';
+import { card } from '@/components/ui/card';
 
 /** The block at a glance, laid out like the head of a statement. */
 export function BlockSummary({ block, network, query, now }: { block: BlockView; network: string; query: string; now: number }) {
@@ -9,7 +10,7 @@ export function BlockSummary({ block, network, query, now }: { block: BlockView;
   const prev = BigInt(block.firstVersion) - 1n;
   const next = BigInt(block.lastVersion) + 1n;
   return (
-    <section aria-labelledby="block-heading" className="rounded-card border border-line bg-surface">
+    <section aria-labelledby="block-heading" className={card}>
       <header className="flex flex-wrap items-baseline justify-between gap-2 border-b border-line px-5 py-3">
         <h2 id="block-heading" className="text-lg font-medium">
           Block <span className="font-mono">{block.height}</span>

@@ -201,27 +201,3 @@ export function toBlockView(block: LedgerBlock): BlockView {
     rows: block.transactions?.map(toRow),
   };
 }
-
-// ---------------------------------------------------------------------------------------------------
-// Formatting
-
-/** Microseconds since the epoch to `2025-10-09 08:53:20.123456 UTC` (exact, no float rounding). */
-export function formatMicros(us: string): string {
-  const n = BigInt(us);
-  const ms = Number(n / 1000n);
-  const iso = new Date(ms).toISOString(); // 2025-10-09T08:53:20.123Z
-  const micros = (n % 1_000_000n).toString().padStart(6, '0');
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${micros} UTC`;
-}
-
-/** Octas (10^-8 APT) to a decimal APT string without float error. */
-export function octasToApt(octas: bigint): string {
-  const whole = octas / 100_000_000n;
-  const frac = (octas % 100_000_000n).toString().padStart(8, '0').replace(/0+$/, '');
-  return frac ? `${whole}.${frac}` : String(whole);
-}
-
-export function formatFee(gasUsed?: string, unitPrice?: string): string | undefined {
-  if (!gasUsed || !unitPrice) return undefined;
-  return `${octasToApt(BigInt(gasUsed) * BigInt(unitPrice))} APT`;
-}

@@ -4,8 +4,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { loadTransactionDetail } from '@/app/ledger/actions';
 import { CopyButton } from '@/components/ui/copy-button';
-import { truncateMiddle } from '@/lib/format';
-import { formatFee, typeLabel, type TxDetail, type TxRow } from './model';
+import { formatFee, truncateMiddle } from '@/lib/format';
+import { typeLabel, type TxDetail, type TxRow } from './model';
+import { card } from '@/components/ui/card';
 
 /**
  * The block's transactions. Virtualised (only the rows in view exist in the DOM), so a
@@ -57,7 +58,7 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
   }
 
   return (
-    <div className="overflow-x-auto rounded-card border border-line bg-surface" role="table" aria-label="Transactions" aria-rowcount={rows.length + 1}>
+    <div className={`overflow-x-auto ${card}`} role="table" aria-label="Transactions" aria-rowcount={rows.length + 1}>
       <div className="min-w-[68rem]">
         <div role="row" className={`${COLUMNS} border-b border-line bg-sunken py-2 text-xs font-medium uppercase tracking-wide text-ink-muted`}>
           <span role="columnheader">Version</span>

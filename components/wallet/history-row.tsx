@@ -6,6 +6,7 @@ import { formatAge, formatUtc, groupThousands, truncateMiddle } from '@/lib/form
 import { DIRECTION_LABEL, movementLine, type ChainView, type Transfer, type TxView } from '@/lib/wallet/tx-view';
 import { CopyButton } from '@/components/ui/copy-button';
 import { PartyName } from './party';
+import { card } from '@/components/ui/card';
 
 const DIRECTION_TONE: Record<TxView['direction'], string> = {
   in: 'text-positive',
@@ -131,7 +132,7 @@ function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView }) {
       {tx.transfers.length > 0 && (
         <div>
           <h3 className="text-xs font-semibold uppercase tracking-wide text-ink-muted">Transfers ({tx.transfers.length})</h3>
-          <ul className="mt-1 divide-y divide-line rounded-card border border-line bg-surface">
+          <ul className={`mt-1 divide-y divide-line ${card}`}>
             {tx.transfers.map((t, i) => (
               <TransferLine key={i} t={t} />
             ))}
@@ -145,7 +146,7 @@ function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView }) {
           {tx.internalCalls.length === 0 ? (
             <p className="mt-1 text-ink-muted">None.</p>
           ) : (
-            <ul className="mt-1 divide-y divide-line rounded-card border border-line bg-surface">
+            <ul className={`mt-1 divide-y divide-line ${card}`}>
               {tx.internalCalls.map((c, i) => (
                 <li key={i} className="flex flex-wrap items-center gap-x-2 px-3 py-1.5">
                   <span className="text-xs text-ink-muted">{c.type ?? 'CALL'}</span>

@@ -4,6 +4,7 @@ import { useQueryStates } from 'nuqs';
 import { ChainSelect, fieldClass } from './toolbar-fields';
 import { useState } from 'react';
 import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
+import { card } from '@/components/ui/card';
 
 
 /**
@@ -32,7 +33,7 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
   const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
 
   return (
-    <div className="mt-4 rounded-card border border-line bg-surface px-4 py-3">
+    <div className={`mt-4 ${card} px-4 py-3`}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
         <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">

@@ -13,6 +13,7 @@ import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } 
 import { ErrorState } from './error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
+import { card } from '@/components/ui/card';
 
 export type InitialHistory = { ok: true; page: HistoryPageWire } | { ok: false; error: ErrorInfo };
 
@@ -112,7 +113,7 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
         ) : rows.length === 0 ? (
           <EmptyHistory chain={chain} pageNumber={pageNumber} rangeSet={!!rangeSet} otherChains={otherChains} pathname={pathname} newestHref={href({ cursor: [] })} />
         ) : (
-          <div className={`overflow-hidden rounded-card border border-line bg-surface transition-opacity ${stale ? 'opacity-60' : ''}`}>
+          <div className={`overflow-hidden ${card} transition-opacity ${stale ? 'opacity-60' : ''}`}>
             {hiddenSpam > 0 && (
               <p className="border-b border-line bg-warning-soft px-4 py-2 text-sm text-ink">
                 {hiddenSpam} possible spam {hiddenSpam === 1 ? 'transaction' : 'transactions'} hidden on this page.{' '}
@@ -223,7 +224,7 @@ function EmptyHistory({
 }) {
   const others = otherChains.filter((c) => c.name !== chain.name).slice(0, 8);
   return (
-    <div className="rounded-card border border-line bg-surface px-4 py-6">
+    <div className={`${card} px-4 py-6`}>
       {pageNumber > 1 ? (
         <>
           <h3 className="font-semibold">No more transactions</h3>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { card } from '@/components/ui/card';
 
 export interface NftCardView {
   key: string;
@@ -42,7 +43,7 @@ export function NftCard({ nft }: { nft: NftCardView }) {
   }, [nft.image]);
 
   return (
-    <li className="flex min-w-0 flex-col overflow-hidden rounded-card border border-line bg-surface" data-contract={nft.contract.toLowerCase()} data-token-id={nft.tokenId} data-spam={nft.spam ? 'true' : 'false'}>
+    <li className={`flex min-w-0 flex-col overflow-hidden ${card}`} data-contract={nft.contract.toLowerCase()} data-token-id={nft.tokenId} data-spam={nft.spam ? 'true' : 'false'}>
       <div className="relative aspect-square bg-sunken">
         {!failed && nft.image ? (
           // eslint-disable-next-line @next/next/no-img-element -- untrusted third-party media of any host: never through an optimiser

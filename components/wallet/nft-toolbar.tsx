@@ -6,6 +6,7 @@ import { useState, useTransition } from 'react';
 import { MAX_CONTRACT_FILTERS } from '@/lib/wallet/search-params';
 import { nftParsers } from '@/lib/wallet/view-params.client';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
+import { card } from '@/components/ui/card';
 
 
 /** NFT filters: every change re-renders the grid on the server (shallow: false) from the new URL. */
@@ -28,7 +29,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
   }
 
   return (
-    <div className="mt-4 rounded-card border border-line bg-surface px-4 py-3" aria-busy={pending}>
+    <div className={`mt-4 ${card} px-4 py-3`} aria-busy={pending}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
         <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">

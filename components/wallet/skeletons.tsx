@@ -1,3 +1,5 @@
+import { card } from '@/components/ui/card';
+
 /** Placeholders shaped like the rows and cards they stand for, so nothing jumps when data arrives. */
 function Bar({ className }: { className: string }) {
   return <span className={`block rounded bg-sunken ${className}`} />;
@@ -5,7 +7,7 @@ function Bar({ className }: { className: string }) {
 
 export function HistorySkeleton({ rows = 8 }: { rows?: number }) {
   return (
-    <div aria-busy="true" aria-label="Loading transactions" role="status" className="overflow-hidden rounded-card border border-line bg-surface">
+    <div aria-busy="true" aria-label="Loading transactions" role="status" className={`overflow-hidden ${card}`}>
       <span className="sr-only">Loading transactions…</span>
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} className="flex items-center gap-4 border-t border-line px-4 py-3 first:border-t-0 motion-safe:animate-pulse">
@@ -26,7 +28,7 @@ export function NftGridSkeleton({ cards = 8 }: { cards?: number }) {
     <div aria-busy="true" role="status" aria-label="Loading NFTs" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
       <span className="sr-only">Loading NFTs…</span>
       {Array.from({ length: cards }, (_, i) => (
-        <div key={i} className="overflow-hidden rounded-card border border-line bg-surface motion-safe:animate-pulse">
+        <div key={i} className={`overflow-hidden ${card} motion-safe:animate-pulse`}>
           <div className="aspect-square bg-sunken" />
           <div className="space-y-2 p-3">
             <Bar className="h-3.5 w-3/4" />

@@ -12,6 +12,7 @@ import { tokenFactsMany, type TokenFacts } from '@/lib/sources/evm-node/tokens';
 import { formatUnits, formatUtc } from '@/lib/format';
 import { chainForView, toErrorInfo } from '@/lib/wallet/server';
 import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/wallet/tx-page';
+import { card } from '@/components/ui/card';
 
 export const dynamic = 'force-dynamic';
 
@@ -110,7 +111,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
   const tokenName = (a: string) => tokens.get(a)?.symbol ?? tokens.get(a)?.name ?? a;
   return (
     <div className="space-y-6">
-      <dl className="overflow-hidden rounded-card border border-line bg-surface">
+      <dl className={`overflow-hidden ${card}`}>
         <Row term="Status">
           <span data-testid="tx-status" data-status={tx.receipt_status} className={ok ? 'font-semibold text-positive' : 'font-semibold text-negative'}>
             {ok ? 'Success' : 'Failed (reverted)'}
@@ -152,7 +153,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         {natives.length + moves.length === 0 ? (
           <p className="mt-2 text-sm text-ink-muted">No value or tokens moved.</p>
         ) : (
-          <ul className="mt-2 divide-y divide-line overflow-hidden rounded-card border border-line bg-surface">
+          <ul className={`mt-2 divide-y divide-line overflow-hidden ${card}`}>
             {natives.map((n, i) => (
               <li key={`n${i}`} className="px-4 py-2.5 text-sm" data-transfer="native" data-internal={n.internal}>
                 <span className="font-semibold">
@@ -184,7 +185,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         ) : tree.length === 0 ? (
           <p className="mt-2 text-sm text-ink-muted">None.</p>
         ) : (
-          <div className="mt-2 rounded-card border border-line bg-surface px-4 py-2.5">
+          <div className={`mt-2 ${card} px-4 py-2.5`}>
             <CallList nodes={tree} chain={chain} labels={labels} />
           </div>
         )}
@@ -197,7 +198,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         {tx.logs.length === 0 ? (
           <p className="mt-2 text-sm text-ink-muted">None.</p>
         ) : (
-          <ol className="mt-2 divide-y divide-line overflow-hidden rounded-card border border-line bg-surface">
+          <ol className={`mt-2 divide-y divide-line overflow-hidden ${card}`}>
             {tx.logs.map((l) => (
               <li key={l.log_index} className="px-4 py-2.5 text-sm" data-log={l.log_index} data-decoded={!!l.decoded_event}>
                 <p>

@@ -1,7 +1,8 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { formatMicros, octasToApt, toBlockView, toDetail, toRow } from '@/components/ledger/model';
+import { toBlockView, toDetail, toRow } from '@/components/ledger/model';
+import { formatMicros, octasToApt } from '@/lib/format';
 import { parseBlock, type LedgerTransaction } from '@/lib/interface/ledger';
 import { readReference, referenceFiles } from '../../support/reference';
 

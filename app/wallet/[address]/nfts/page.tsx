@@ -18,6 +18,7 @@ import { resolveNftMedia, safeText, type Gateways } from '@/lib/wallet/media';
 import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/wallet/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/wallet/view-params.server';
 import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
+import { card } from '@/components/ui/card';
 
 export const dynamic = 'force-dynamic';
 
@@ -96,7 +97,7 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
     <>
       {page.status === 'SYNCING' && <SyncingBanner />}
       {cards.length === 0 ? (
-        <div className="rounded-card border border-line bg-surface px-4 py-6">
+        <div className={`${card} px-4 py-6`}>
           <h3 className="font-semibold">{pageNumber > 1 ? 'No more NFTs' : wanted.size ? 'No NFTs from these contracts' : `No NFTs on ${chainLabel}`}</h3>
           <p className="mt-1 text-sm text-ink-muted">
             {wanted.size
@@ -117,13 +118,13 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
       {(pageNumber > 1 || page.cursor) && (
         <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
           {pageNumber > 1 && (
-            <Link className="rounded-card border border-line bg-surface px-3 py-1.5 text-ink no-underline hover:border-accent" href={href({ cursor: view.cursor.slice(0, -1) })}>
+            <Link className={`${card} px-3 py-1.5 text-ink no-underline hover:border-accent`} href={href({ cursor: view.cursor.slice(0, -1) })}>
               ← Previous
             </Link>
           )}
           <span className="px-2 tabular-nums text-ink-muted">Page {pageNumber}</span>
           {page.cursor && (
-            <Link className="rounded-card border border-line bg-surface px-3 py-1.5 text-ink no-underline hover:border-accent" href={href({ cursor: [...view.cursor, page.cursor] })}>
+            <Link className={`${card} px-3 py-1.5 text-ink no-underline hover:border-accent`} href={href({ cursor: [...view.cursor, page.cursor] })}>
               Next →
             </Link>
           )}

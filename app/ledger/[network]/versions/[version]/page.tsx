@@ -14,6 +14,7 @@ import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type Ledger
 import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import { renderTime } from '@/lib/wallet/server';
+import { card } from '@/components/ui/card';
 
 type Props = {
   params: Promise<{ network: string; version: string }>;
@@ -124,7 +125,7 @@ async function BlockSection({ network, version, withTransactions, query }: { net
 function BlockSkeleton() {
   return (
     <div aria-busy="true" className="space-y-3">
-      <div className="h-40 animate-pulse rounded-card border border-line bg-surface" />
+      <div className={`h-40 animate-pulse ${card}`} />
       <p className="text-sm text-ink-muted">Loading the block…</p>
     </div>
   );
