@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { issuePageToken, requireApiAccess, verifyPageToken } from '@/lib/api/access';
 import { queryObject } from '@/lib/api/handler';
 import { resetConfigForTests } from '@/lib/config';
 import { scrub } from '@/lib/sources/hosted/client';
 import { classifySearch } from '@/lib/search/classify';
 
-afterEach(() => {
-  delete process.env.API_KEYS;
-  resetConfigForTests();
+beforeEach(() => {
+  vi.stubEnv('API_KEYS', undefined);
+  vi.stubEnv('DATA_DIR', '/tmp/lantern-unit-tokens');
 });
 
 describe('query strings', () => {
@@ -19,8 +19,6 @@ describe('query strings', () => {
 });
 
 describe('page tokens', () => {
-  process.env.DATA_DIR = '/tmp/lantern-unit-tokens';
-
   it('verify while fresh and fail once expired or altered', () => {
     const now = Date.UTC(2026, 0, 1);
     const t = issuePageToken(now);
@@ -34,7 +32,7 @@ describe('page tokens', () => {
   it('are only needed when API_KEYS is set', () => {
     const req = (h: Record<string, string> = {}) => new Request('http://x/api', { headers: h });
     expect(() => requireApiAccess(req())).not.toThrow();
-    process.env.API_KEYS = 'k-one-123456';
+    vi.stubEnv('API_KEYS', 'k-one-123456');
     resetConfigForTests();
     expect(() => requireApiAccess(req())).toThrow(/X-API-Key/);
     expect(() => requireApiAccess(req({ 'X-API-Key': 'k-one-123456' }))).not.toThrow();

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
 import { profileIdFor } from '@/lib/auth/profile';
 import { newNonce } from '@/lib/sources/siwe-local';
 import { devnetAccounts } from '@/components/auth/devnet-connector';
 
 describe('sign-in pieces', () => {
-  const secret = process.env.SESSION_SECRET;
-  afterEach(() => {
-    process.env.SESSION_SECRET = secret;
-    resetConfigForTests();
-  });
-
   it('nonces are >= 17 alphanumeric characters and never repeat', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 2000; i++) {
@@ -22,13 +16,13 @@ describe('sign-in pieces', () => {
   });
 
   it('profileId: 0x + 64 hex, stable per address (any case), different per deployment secret', () => {
-    process.env.SESSION_SECRET = 'a'.repeat(40);
+    vi.stubEnv('SESSION_SECRET', 'a'.repeat(40));
     resetConfigForTests();
     const a = profileIdFor('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266');
     expect(a).toMatch(/^0x[0-9a-f]{64}$/);
     expect(profileIdFor('0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266')).toBe(a);
     expect(profileIdFor('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).not.toBe(a);
-    process.env.SESSION_SECRET = 'b'.repeat(40);
+    vi.stubEnv('SESSION_SECRET', 'b'.repeat(40));
     resetConfigForTests();
     expect(profileIdFor('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')).not.toBe(a);
   });

@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { queryBinding, readCursor, signCursor } from '@/lib/sources/evm-node/cursor';
@@ -7,13 +7,10 @@ import { queryBinding, readCursor, signCursor } from '@/lib/sources/evm-node/cur
 // Page cursors: opaque, signed with a key derived from SESSION_SECRET, bound to their query. The
 // expected MAC is recomputed here from the documented construction, not taken from the code.
 const SECRET = 'unit-cursor-secret-0123456789abcdef0123456789';
-const saved = { ...process.env };
-beforeAll(() => {
-  process.env = { ...saved, NODE_ENV: 'test', SESSION_SECRET: SECRET, DATA_DIR: '/tmp/lantern-unit-cursor' };
-  resetConfigForTests();
-});
-afterAll(() => {
-  process.env = saved;
+beforeEach(() => {
+  vi.stubEnv('NODE_ENV', 'test');
+  vi.stubEnv('SESSION_SECRET', SECRET);
+  vi.stubEnv('DATA_DIR', '/tmp/lantern-unit-cursor');
   resetConfigForTests();
 });
 
@@ -67,15 +64,10 @@ describe('page cursors', () => {
 
   it('refuse a cursor issued under another secret', () => {
     const c = signCursor(binding, [1]);
-    process.env.SESSION_SECRET = 'another-secret-0123456789abcdef0123456789ab';
+    vi.stubEnv('SESSION_SECRET', 'another-secret-0123456789abcdef0123456789ab');
     resetConfigForTests();
-    try {
-      expect(refusal(() => readCursor(c, binding))).toEqual(bad('it was altered or was not issued by this server'));
-      expect(readCursor(signCursor(binding, [1]), binding)).toEqual([1]);
-    } finally {
-      process.env.SESSION_SECRET = SECRET;
-      resetConfigForTests();
-    }
+    expect(refusal(() => readCursor(c, binding))).toEqual(bad('it was altered or was not issued by this server'));
+    expect(readCursor(signCursor(binding, [1]), binding)).toEqual([1]);
   });
 
   it('refuse a signed payload that is not a cursor body', () => {

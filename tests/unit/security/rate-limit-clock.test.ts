@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cached } from '@/lib/cache';
 import { clock } from '@/lib/clock';
 import { resetConfigForTests } from '@/lib/config';
@@ -7,18 +7,15 @@ import { enforceRateLimit } from '@/lib/security/rate-limit';
 
 // Windows and lifetimes measured on an injected clock: time moves when the test says, never by sleeping.
 let now = 0;
-const saved = { ...process.env };
 beforeEach(() => {
   now = Date.UTC(2026, 0, 1, 12, 0, 59, 500); // half a second before a wall-clock minute ends
   clock.now = () => now;
-  process.env = { ...saved, NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXY: '1', UPSTREAM_CACHE: 'on', DATA_DIR: '/tmp/lantern-unit-clock' };
-  delete process.env.REDIS_URL;
+  const env = { NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXY: '1', UPSTREAM_CACHE: 'on', DATA_DIR: '/tmp/lantern-unit-clock', REDIS_URL: undefined };
+  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
   resetConfigForTests();
 });
 afterEach(() => {
   clock.now = () => Date.now();
-  process.env = saved;
-  resetConfigForTests();
 });
 
 let ipSeq = 0;
