@@ -1,6 +1,6 @@
 import { getSession } from '@/lib/auth/session';
 import { getSavedWallet } from '@/lib/auth/saved-wallets';
-import { SaveToggle } from './saved-wallet-form';
+import { SaveToggle } from './save-toggle';
 
 /**
  * "Save wallet" for the wallet page: `<SaveWalletButton address={address} />`. Signed out it shows a

@@ -1,10 +1,7 @@
 'use client';
 
-import { useActionState, useEffect, useId, useState } from 'react';
+import { useActionState, useEffect, useId } from 'react';
 import { deleteWalletAction, saveWalletAction, type SavedWalletFormState } from '@/app/actions/saved-wallets';
-import { deleteMyDataAction, signOutEverywhereAction } from '@/app/actions/auth';
-import type { ActionResult } from '@/lib/auth/action-result';
-import { card } from '@/components/ui/card';
 
 const input = 'w-full rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
 
@@ -89,48 +86,5 @@ export function DeleteSavedWallet({ address, label }: { address: string; label: 
         </span>
       )}
     </form>
-  );
-}
-
-/** A toggle that shows the form in place (wallet page "Save wallet", list "Edit"). */
-export function SaveToggle({ address, label, note, buttonText }: { address: string; label?: string; note?: string; buttonText: string }) {
-  const [open, setOpen] = useState(false);
-  return open ? (
-    <div className={`${card} p-3`}>
-      <SavedWalletForm address={address} label={label} note={note} onDone={() => setOpen(false)} />
-    </div>
-  ) : (
-    <button type="button" onClick={() => setOpen(true)} className="rounded-card border border-line px-3 py-1 text-sm font-medium text-ink hover:border-accent">
-      {buttonText}
-    </button>
-  );
-}
-
-/** The person's own data: end every session, or delete every saved wallet (which also ends them). */
-export function YourData() {
-  const [state, deleteAll, pending] = useActionState<ActionResult<{ deleted: number }> | null>(deleteMyDataAction, null);
-  return (
-    <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
-      <form action={signOutEverywhereAction}>
-        <button type="submit" className="rounded-card border border-line px-3 py-1 font-medium text-ink hover:border-accent">
-          Sign out on every device
-        </button>
-      </form>
-      <form
-        action={deleteAll}
-        onSubmit={(e) => {
-          if (!window.confirm('Delete all your saved wallets and sign out on every device?')) e.preventDefault();
-        }}
-      >
-        <button type="submit" disabled={pending} className="rounded-card border border-line px-3 py-1 font-medium text-negative hover:border-negative">
-          Delete my saved data
-        </button>
-      </form>
-      {state && !state.ok && (
-        <span role="alert" className="text-negative">
-          {state.error.message}
-        </span>
-      )}
-    </div>
   );
 }

@@ -1,7 +1,9 @@
 import Link from 'next/link';
 import { getSession } from '@/lib/auth/session';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
-import { DeleteSavedWallet, SavedWalletForm, SaveToggle, YourData } from './saved-wallet-form';
+import { SaveToggle } from './save-toggle';
+import { DeleteSavedWallet, SavedWalletForm } from './saved-wallet-form';
+import { YourData } from './your-data';
 import { card } from '@/components/ui/card';
 
 /** Home page section: the signed-in person's saved wallets, with an add form. Nothing when signed out. */

@@ -1,19 +1,13 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useQueryStates } from 'nuqs';
-import { usePathname } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
-import { ApiError, apiGet } from '@/lib/wallet/api-client';
 import type { ErrorInfo } from '@/lib/wallet/errors';
 import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
-import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
-import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/wallet/tx-view';
-import { ErrorState } from './error-state';
-import { HistoryRow } from './history-row';
-import { HistorySkeleton } from './skeletons';
-import { card } from '@/components/ui/card';
+import { historyParsers } from '@/lib/wallet/view-params.client';
+import type { ChainView, EnsNames, SavedLabels } from '@/lib/wallet/tx-view';
+import { HistoryBody, type HistoryBodyProps } from './history-body';
 
 export type InitialHistory = { ok: true; page: HistoryPageWire } | { ok: false; error: ErrorInfo };
 
@@ -32,229 +26,45 @@ export interface HistoryViewProps {
   otherChains: { name: string; label: string }[];
 }
 
-function queryKey(address: string, v: ViewState) {
-  return ['history', address, historyApiQuery(v)] as const;
-}
+export type LiveHistoryProps = Omit<HistoryBodyProps, 'page' | 'fetching' | 'stale' | 'error' | 'onRetry'> & {
+  initial: InitialHistory;
+  serverView: ViewState;
+};
+
+// The paging client (react-query and the API client) loads when a person first pages, filters or retries;
+// until then the page shows the rows the server rendered, and nothing else is downloaded for them.
+const LiveHistory = lazy(() => import('./history-live'));
+
+export const sameApiView = (a: ViewState, b: ViewState) => JSON.stringify(historyApiQuery(a)) === JSON.stringify(historyApiQuery(b));
 
 /**
  * The history list. The page in the URL is rendered on the server; "older" / "newer" change the URL
- * (shallowly, nuqs) and fetch the page in place from the published API (react-query), keeping the
- * previous rows on screen, dimmed, until the next ones arrive.
+ * (shallowly, nuqs) and fetch the page in place from the published API, keeping the previous rows on
+ * screen, dimmed, until the next ones arrive.
  */
-export function HistoryView({ address, chain, serverView, initial, labels = {}, ensNames, now: serverNow, otherChains }: HistoryViewProps) {
+export function HistoryView({ address, chain, serverView, initial, labels = {}, ensNames, now, otherChains }: HistoryViewProps) {
   const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
-  const pathname = usePathname();
-  const key = queryKey(address, v);
-  const serverKey = JSON.stringify(queryKey(address, serverView));
-  const isServerView = JSON.stringify(key) === serverKey;
-  const [retriedServerError, setRetried] = useState(false);
-  const serverError = isServerView && !initial.ok && !retriedServerError ? initial.error : null;
+  const [live, setLive] = useState(false);
+  const common = { address, chain, v, setV, labels, ensNames, now, otherChains };
+  const onServerView = sameApiView(v, serverView);
 
-  const q = useQuery<HistoryPageWire, ApiError>({
-    queryKey: key,
-    queryFn: ({ signal }) => apiGet<HistoryPageWire>(`/api/v2.2/wallets/${address}/history`, historyApiQuery(v), signal),
-    initialData: isServerView && initial.ok ? initial.page : undefined,
-    placeholderData: keepPreviousData,
-    enabled: !serverError,
-  });
-
-  const [now, setNow] = useState(serverNow);
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 30_000);
-    return () => clearInterval(t);
-  }, []);
-
-  const listRef = useRef<HTMLHeadingElement>(null);
-  const pageNumber = v.cursor.length + 1;
-  const page = q.data;
-  const rows = useMemo(
-    () => (page ? page.result.map((tx) => describeTransaction(tx, address, chain, labels, ensNames)) : []),
-    [page, address, chain, labels, ensNames],
-  );
-  const visible = v.spam ? rows : rows.filter((r) => !r.spam);
-  const hiddenSpam = rows.length - visible.length;
-
-  const href = (patch: Partial<ViewState>) => serializeHistoryParams(pathname, { ...v, ...patch });
-  // Plain links (open in a new tab works); a plain click pages in place and moves focus to the list.
-  function navigate(e: React.MouseEvent<HTMLAnchorElement>, patch: Partial<ViewState>) {
-    if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
-    e.preventDefault();
-    void setV(patch);
-    listRef.current?.focus({ preventScroll: true });
-    listRef.current?.scrollIntoView({ block: 'nearest' });
-  }
-
-  const error = serverError ?? (q.isError ? q.error : null);
-  const rangeSet = v.from_date || v.to_date || v.from_block !== null || v.to_block !== null;
-  const nextCursor = page?.cursor || null;
-  const stale = q.isPlaceholderData && q.isFetching;
-
-  return (
-    <section aria-labelledby="history-heading" className="mt-4">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="history-heading" ref={listRef} tabIndex={-1} className="text-base font-semibold">
-          Transactions <span className="font-normal text-ink-muted">· page {pageNumber}{v.order === 'asc' ? ', oldest first' : ''}</span>
-        </h2>
-        <TimeToggle time={v.time} onChange={(time) => void setV({ time }, { history: 'replace' })} />
-      </div>
-
-      <p role="status" className="sr-only">
-        {q.isFetching ? 'Loading transactions…' : page && !error ? `Page ${pageNumber}: ${visible.length} transactions shown.` : ''}
-      </p>
-      <div className="mt-2" aria-busy={q.isFetching}>
-        {error ? (
-          <ErrorState
-            error={error}
-            onRetry={() => (serverError ? setRetried(true) : void q.refetch())}
-            resetHref={error.code === 'invalid_parameter' || error.code === 'upstream_bad_request' ? pathname : undefined}
-          />
-        ) : !page ? (
-          <HistorySkeleton />
-        ) : rows.length === 0 ? (
-          <EmptyHistory chain={chain} pageNumber={pageNumber} rangeSet={!!rangeSet} otherChains={otherChains} pathname={pathname} newestHref={href({ cursor: [] })} />
-        ) : (
-          <div className={`overflow-hidden ${card} transition-opacity ${stale ? 'opacity-60' : ''}`}>
-            {hiddenSpam > 0 && (
-              <p className="border-b border-line bg-warning-soft px-4 py-2 text-sm text-ink">
-                {hiddenSpam} possible spam {hiddenSpam === 1 ? 'transaction' : 'transactions'} hidden on this page.{' '}
-                <a href={href({ spam: true })} onClick={(e) => navigate(e, { spam: true })} className="underline">
-                  Show spam
-                </a>
-              </p>
-            )}
-            {visible.length === 0 ? (
-              <p className="px-4 py-6 text-sm text-ink-muted">Every transaction on this page looks like spam.</p>
-            ) : (
-              <ol aria-label={`Transactions, page ${pageNumber}`}>
-                {visible.map((tx) => (
-                  <HistoryRow key={tx.hash} tx={tx} chain={chain} time={v.time} now={now} />
-                ))}
-              </ol>
-            )}
-          </div>
-        )}
-      </div>
-
-      {page && !error && (pageNumber > 1 || nextCursor) && (
-        <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
-          <PagerLink enabled={pageNumber > 1} href={href({ cursor: [] })} onClick={(e) => navigate(e, { cursor: [] })}>
-            {v.order === 'asc' ? 'Oldest' : 'Newest'}
-          </PagerLink>
-          <PagerLink enabled={pageNumber > 1} href={href({ cursor: v.cursor.slice(0, -1) })} onClick={(e) => navigate(e, { cursor: v.cursor.slice(0, -1) })} rel="prev">
-            {v.order === 'asc' ? '← Older' : '← Newer'}
-          </PagerLink>
-          <span className="px-2 tabular-nums text-ink-muted" aria-current="page">
-            Page {pageNumber}
-          </span>
-          <PagerLink
-            enabled={!!nextCursor && !stale}
-            href={nextCursor ? href({ cursor: [...v.cursor, nextCursor] }) : ''}
-            onClick={(e) => nextCursor && navigate(e, { cursor: [...v.cursor, nextCursor] })}
-            rel="next"
-          >
-            {v.order === 'asc' ? 'Newer →' : 'Older →'}
-          </PagerLink>
-          {!nextCursor && <span className="text-ink-muted">End of history.</span>}
-        </nav>
-      )}
-    </section>
-  );
-}
-
-function PagerLink({
-  enabled,
-  href,
-  onClick,
-  rel,
-  children,
-}: {
-  enabled: boolean;
-  href: string;
-  onClick?: (e: React.MouseEvent<HTMLAnchorElement>) => void;
-  rel?: string;
-  children: React.ReactNode;
-}) {
-  const cls = 'rounded-card border border-line px-3 py-1.5';
-  if (!enabled) {
+  if (live || !onServerView) {
+    const page = initial.ok ? initial.page : undefined;
     return (
-      <span aria-disabled="true" className={`${cls} text-ink-muted opacity-60`}>
-        {children}
-      </span>
+      // While the paging client loads, the server's rows stay on screen, dimmed.
+      <Suspense fallback={<HistoryBody {...common} page={page} fetching stale={!!page} error={null} onRetry={() => {}} />}>
+        <LiveHistory {...common} initial={initial} serverView={serverView} />
+      </Suspense>
     );
   }
   return (
-    <a href={href} onClick={onClick} rel={rel} className={`${cls} bg-surface text-ink no-underline hover:border-accent hover:no-underline`}>
-      {children}
-    </a>
-  );
-}
-
-function TimeToggle({ time, onChange }: { time: 'age' | 'utc'; onChange: (t: 'age' | 'utc') => void }) {
-  return (
-    <div role="group" aria-label="Time shown as" className="inline-flex rounded-card border border-line text-xs">
-      {(['age', 'utc'] as const).map((t) => (
-        <button
-          key={t}
-          type="button"
-          aria-pressed={time === t}
-          onClick={() => onChange(t)}
-          className={`px-2.5 py-1 first:rounded-l-card last:rounded-r-card ${time === t ? 'bg-accent-soft font-medium text-ink' : 'text-ink-muted hover:text-ink'}`}
-        >
-          {t === 'age' ? 'Age' : 'UTC time'}
-        </button>
-      ))}
-    </div>
-  );
-}
-
-function EmptyHistory({
-  chain,
-  pageNumber,
-  rangeSet,
-  otherChains,
-  pathname,
-  newestHref,
-}: {
-  chain: ChainView;
-  pageNumber: number;
-  rangeSet: boolean;
-  otherChains: { name: string; label: string }[];
-  pathname: string;
-  newestHref: string;
-}) {
-  const others = otherChains.filter((c) => c.name !== chain.name).slice(0, 8);
-  return (
-    <div className={`${card} px-4 py-6`}>
-      {pageNumber > 1 ? (
-        <>
-          <h3 className="font-semibold">No more transactions</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
-          </p>
-        </>
-      ) : rangeSet ? (
-        <>
-          <h3 className="font-semibold">No transactions in this range</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This wallet has no transactions on {chain.label} between the dates or blocks you chose. <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">Clear the range</a>.
-          </p>
-        </>
-      ) : (
-        <>
-          <h3 className="font-semibold">No transactions on {chain.label}</h3>
-          <p className="mt-1 text-sm text-ink-muted">This wallet has never sent or received anything on {chain.label}. It may be active on another chain.</p>
-          {others.length > 0 && (
-            <p className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm">
-              <span className="text-ink-muted">Try:</span>
-              {others.map((c) => (
-                <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
-                  {c.label}
-                </a>
-              ))}
-            </p>
-          )}
-        </>
-      )}
-    </div>
+    <HistoryBody
+      {...common}
+      page={initial.ok ? initial.page : undefined}
+      fetching={false}
+      stale={false}
+      error={initial.ok ? null : initial.error}
+      onRetry={() => setLive(true)}
+    />
   );
 }

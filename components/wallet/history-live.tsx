@@ -1,0 +1,58 @@
+'use client';
+
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { HistoryPageWire } from '@/lib/interface/history';
+import { ApiError, apiGet } from '@/lib/wallet/api-client';
+import { historyApiQuery } from '@/lib/wallet/search-params';
+import { HistoryBody } from './history-body';
+import { sameApiView, type LiveHistoryProps } from './history-view';
+
+/**
+ * History pages fetched in the browser from the published API, once a person pages or filters (loaded on
+ * demand by HistoryView). One QueryClient per tab (this module only runs in the browser). History pages
+ * are immutable once mined, so a page stays fresh for a minute and is not refetched on focus.
+ */
+const client = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 60_000,
+      refetchOnWindowFocus: false,
+      // The server already retries the provider; a failed page shows its cause and a Retry button.
+      retry: false,
+    },
+  },
+});
+
+export default function LiveHistory(props: LiveHistoryProps) {
+  return (
+    <QueryClientProvider client={client}>
+      <Live {...props} />
+    </QueryClientProvider>
+  );
+}
+
+function Live({ initial, serverView, ...body }: LiveHistoryProps) {
+  const { address, v } = body;
+  const onServerView = sameApiView(v, serverView);
+  const serverPage = initial.ok ? initial.page : undefined;
+  // The server's page seeds its own view; a failed one is fetched again (this view exists because of a retry).
+  const [seed] = useState(serverPage);
+  const q = useQuery<HistoryPageWire, ApiError>({
+    queryKey: ['history', address, historyApiQuery(v)],
+    queryFn: ({ signal }) => apiGet<HistoryPageWire>(`/api/v2.2/wallets/${address}/history`, historyApiQuery(v), signal),
+    initialData: onServerView ? seed : undefined,
+    // The rows on screen stay, dimmed, until the next page arrives (the server's on the first move).
+    placeholderData: (previous) => previous ?? seed,
+  });
+  return (
+    <HistoryBody
+      {...body}
+      page={q.data}
+      fetching={q.isFetching}
+      stale={q.isPlaceholderData && q.isFetching}
+      error={q.isError ? q.error : null}
+      onRetry={() => void q.refetch()}
+    />
+  );
+}
