@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { errorCopy, type ErrorInfo } from '@/lib/wallet/errors';
+import { errorCopy, type ErrorInfo } from '@/lib/view/error-copy';
 
 /** An error that names its cause (from the API error code) and offers a retry when one can help. */
 export function ErrorState({ error, onRetry, resetHref }: { error: ErrorInfo; onRetry?: () => void; resetHref?: string }) {

@@ -10,8 +10,8 @@ import { transactionHashSchema, type TransactionDetail } from '@/lib/interface/t
 import { getTransaction } from '@/lib/operations/transaction';
 import { tokenFactsMany, type TokenFacts } from '@/lib/sources/evm-node/tokens';
 import { formatUnits, formatUtc } from '@/lib/format';
-import { chainForView, toErrorInfo } from '@/lib/wallet/server';
-import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/wallet/tx-page';
+import { chainForView, toErrorInfo } from '@/lib/server/page';
+import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/view/tx-page';
 
 export const dynamic = 'force-dynamic';
 

@@ -10,10 +10,10 @@ import { ErrorState } from '@/components/wallet/error-state';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { zodToBadParameter } from '@/lib/api/handler';
-import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
-import { historyParsers } from '@/lib/wallet/view-params.server';
-import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
-import type { ChainView, SavedLabels } from '@/lib/wallet/tx-view';
+import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
+import { historyParsers } from '@/lib/server/view-params';
+import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/server/page';
+import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseEnsNames } from '@/lib/search/ens';
 

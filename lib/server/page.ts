@@ -4,8 +4,8 @@ import { getAddress } from 'viem';
 import { chainsFor, resolveChain, type Chain, type ChainOperation } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { isLanternError } from '@/lib/errors';
-import type { ErrorInfo } from './errors';
-import type { ChainView } from './tx-view';
+import type { ErrorInfo } from '@/lib/view/error-copy';
+import type { ChainView } from '@/lib/view/tx-view';
 import { ADDRESS_RE } from '@/lib/format';
 
 
