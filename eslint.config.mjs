@@ -2,6 +2,65 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+/*
+ * The layering of docs/architecture.md, enforced: page -> operation -> source.
+ *
+ * - app/ and components/ never import lib/sources: they call lib/operations (or a server action).
+ * - lib/operations reach sources only through the picker, `@/lib/sources` (plus the shared breaker
+ *   modules and the interfaces in lib/sources/types.ts): never a source folder directly.
+ * - A source folder (lib/sources/<name>/) never imports another source folder; what several share sits
+ *   beside them as a shared module: breaker.ts, breakers.ts, ledger-errors.ts, types.ts.
+ * - lib/ never imports app/ or components/.
+ * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
+ *   lib/config.ts; the console is not used: lib/log.ts (pino) is.
+ * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
+ */
+
+const SOURCE_FOLDERS = ['evm-node', 'hosted', 'ledger-node', 'siwe-local', 'ens'];
+const SHARED_SOURCE_MODULES = ['breaker', 'breakers', 'ledger-errors', 'types'];
+const shared = SHARED_SOURCE_MODULES.join('|');
+
+const noUi = {
+  group: ['@/app', '@/app/**', '@/components', '@/components/**'],
+  message: 'lib/ is below the pages: it never imports app/ or components/.',
+};
+
+const restrictImports = (...patterns) => ['error', { patterns }];
+
+const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
+  files: [`lib/sources/${name}/**/*.{ts,tsx,mjs}`],
+  rules: {
+    'no-restricted-imports': restrictImports(
+      {
+        regex: `^@/lib/sources(/(?!(${name}|${shared})(/|$))|$)`,
+        message: `A source never imports another source (nor the picker): lib/sources/${name} may use its own files and the shared ${SHARED_SOURCE_MODULES.map((m) => `lib/sources/${m}.ts`).join(', ')}.`,
+      },
+      {
+        regex: `^\\.\\./(?!(${shared})$)`,
+        message: 'A source never imports another source: import shared modules by @/lib/sources/<module>.',
+      },
+      { group: ['@/lib/operations', '@/lib/operations/**'], message: 'Sources are below the operations: they never import them.' },
+      noUi,
+    ),
+  },
+}));
+
+// The mode is read here only: everything else asks sources() or an operation.
+const modeSelectors = [
+  {
+    selector: "MemberExpression[property.name='mode'][object.type='CallExpression'][object.callee.name='config']",
+    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
+  },
+  {
+    selector: "MemberExpression[property.name='mode'][object.name=/^(c|cfg|conf|configuration|settings)$/]",
+    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
+  },
+  {
+    selector: "VariableDeclarator[init.callee.name='config'] > ObjectPattern > Property[key.name='mode']",
+    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
+  },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -11,4 +70,45 @@ export default defineConfig([
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // Application code: app/, components/, lib/ and the request proxy.
+  {
+    files: ['app/**/*.{ts,tsx,mjs}', 'components/**/*.{ts,tsx,mjs}', 'lib/**/*.{ts,tsx,mjs}', 'proxy.ts'],
+    rules: {
+      'no-console': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through lib/config.ts (validated once, documented in the README).' },
+      ],
+      'no-restricted-syntax': ['error', ...modeSelectors],
+    },
+  },
+  {
+    files: ['app/**/*.{ts,tsx,mjs}', 'components/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports({
+        group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
+        message: 'Pages and components never import a source: call lib/operations (or a server action in app/actions/).',
+      }),
+    },
+  },
+  {
+    files: ['lib/**/*.{ts,tsx,mjs}'],
+    rules: { 'no-restricted-imports': restrictImports(noUi) },
+  },
+  {
+    files: ['lib/operations/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        {
+          regex: `^@/lib/sources/(?!(${shared})$)`,
+          message: 'Operations reach sources through the picker: import { sources } from @/lib/sources.',
+        },
+        noUi,
+      ),
+    },
+  },
+  ...sourceFolderRules,
+  // The one module that picks sources, and the one that reads the environment.
+  { files: ['lib/sources/index.ts', 'lib/config.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['lib/config.ts'], rules: { 'no-restricted-properties': 'off' } },
 ]);

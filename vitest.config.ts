@@ -14,6 +14,8 @@ export default defineConfig({
       '@': root,
       // `server-only` throws outside React Server Components; under vitest we are the server.
       'server-only': path.join(root, 'tests/support/empty.ts'),
+      // `client-only` marks browser modules; their pure parts are unit-tested under node.
+      'client-only': path.join(root, 'tests/support/empty.ts'),
     },
   },
   test: {

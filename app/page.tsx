@@ -1,7 +1,6 @@
 import { SearchBox } from '@/components/layout/search-box';
 import { SavedWallets } from '@/components/auth/saved-wallets';
-import { describeSources } from '@/lib/operations/sources';
-import { config } from '@/lib/config';
+import { describeSources, sourcesInUse } from '@/lib/operations/sources';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
 import { card } from '@/components/ui/card';
@@ -10,7 +9,7 @@ import { card } from '@/components/ui/card';
 export const dynamic = 'force-dynamic';
 
 export default function Home() {
-  const c = config();
+  const inUse = sourcesInUse();
   const sources = describeSources();
   return (
     <>
@@ -29,7 +28,7 @@ export default function Home() {
           </div>
         </section>
 
-        {c.acceptDevnet && <DevnetShowcase />}
+        {inUse.devnet && <DevnetShowcase />}
 
         <div className="mt-10 grid gap-8 md:grid-cols-2">
           <SavedWallets />
@@ -41,7 +40,7 @@ export default function Home() {
             Sources in use
           </h2>
           <p className="mt-1 text-sm text-ink-muted">
-            Mode: {c.mode === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
+            Mode: {inUse.kind === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
           {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
           <div className={`mt-4 overflow-x-auto ${card}`} tabIndex={0} role="region" aria-labelledby="sources-title">

@@ -231,6 +231,11 @@ export function config(): Config {
   return cached;
 }
 
+/** `next build` loads server modules too (to collect pages): there is no database nor upstream then. */
+export function isBuildPhase(): boolean {
+  return process.env.NEXT_PHASE === 'phase-production-build';
+}
+
 /** Tests only: forget the parsed configuration so a changed process.env is read again. */
 export function resetConfigForTests() {
   cached = undefined;

@@ -1,4 +1,4 @@
-import { config, ConfigError } from './config';
+import { config, ConfigError, isBuildPhase } from './config';
 
 const DB_OPEN_LIMIT_MS = 15_000;
 
@@ -13,12 +13,13 @@ export async function startup() {
     config();
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(e.message);
+      // The logger needs a valid configuration (its level): say what is wrong on stderr as it is.
+      process.stderr.write(`${e.message}\n`);
       process.exit(1);
     }
     throw e;
   }
-  if (process.env.NEXT_PHASE === 'phase-production-build') return; // `next build` loads this too; no database there
+  if (isBuildPhase()) return; // `next build` loads this too; no database there
 
   const { log } = await import('./log');
   const started = performance.now();

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { SearchBox } from '@/components/layout/search-box';
 import { config } from '@/lib/config';
-import { resolveEnsName } from '@/lib/search/ens';
+import { resolveName } from '@/lib/operations/names';
 import { classifySearch } from '@/lib/search/classify';
 
 export const metadata: Metadata = { title: 'Search' };
@@ -22,7 +22,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
       redirect(`/ledger/${network}/versions/${target.version}`);
     }
     case 'ens': {
-      const resolved = await resolveEnsName(target.name);
+      const resolved = await resolveName(target.name);
       if (resolved.ok) redirect(`/wallet/${resolved.address}`);
       problem = resolved.reason;
       break;

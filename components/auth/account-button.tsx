@@ -8,7 +8,7 @@ import type { WalletOptions } from './wagmi';
 // The wallet code (wagmi, viem, react-query, connectors) is one lazily loaded chunk: fetched when a
 // person opens the sign-in dialog, or after hydration when signed in (to end the session if the wallet
 // switches account or disconnects). A signed-out visitor's first load never includes it.
-const WalletRoot = dynamic(() => import('./wallet-root'), {
+const WalletConnectionRoot = dynamic(() => import('./wallet-connection-root'), {
   ssr: false,
   loading: () => (
     <span role="status" className="text-sm text-ink-muted">
@@ -60,7 +60,7 @@ export function AccountButton({ session, options, walletCookie }: AccountButtonP
         </>
       )}
       {(open || session) && (
-        <WalletRoot
+        <WalletConnectionRoot
           options={options}
           walletCookie={walletCookie}
           sessionAddress={session?.address ?? null}

@@ -1,7 +1,7 @@
 import { cookies } from 'next/headers';
-import { allChains } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { getSession } from '@/lib/auth/session';
+import { connectOptions } from '@/lib/operations/sign-in';
 import { AccountButton } from './account-button';
 
 /**
@@ -11,10 +11,10 @@ import { AccountButton } from './account-button';
 export async function AccountMenu() {
   const c = config();
   const session = await getSession();
-  const devnet = c.acceptDevnet; // reads the devnet itself, or fronts a Lantern that does
   // Only the wallet's own cookie goes to the client; the session cookie is httpOnly and stays here.
   const wallet = (await cookies()).get('lantern-wallet.store')?.value;
-  const chainIds = c.mode === 'hosted' ? allChains.filter((x) => !x.devnet).map((x) => x.id) : devnet ? [31337] : [];
+  // Which chains and whether the devnet account are offered is the sources' answer (asked here, on the server).
+  const { devnet, chainIds } = connectOptions();
   return (
     <AccountButton
       session={session ? { address: session.address, chainId: session.chainId } : null}

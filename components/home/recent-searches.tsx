@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useSyncExternalStore } from 'react';
-import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/wallet/recent';
+import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/browser/recent-searches';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 import { card } from '@/components/ui/card';
 

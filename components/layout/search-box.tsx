@@ -2,7 +2,7 @@
 
 import Form from 'next/form';
 import { useId } from 'react';
-import { rememberSearch } from '@/lib/wallet/recent';
+import { rememberSearch } from '@/lib/browser/recent-searches';
 
 /**
  * A GET form to /search, which decides where the input leads (works before JavaScript loads; with it,

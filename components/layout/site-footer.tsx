@@ -1,13 +1,13 @@
 import Link from 'next/link';
-import { config } from '@/lib/config';
+import { sourcesInUse } from '@/lib/operations/sources';
 
 /** Says in one line which sources answer on this server, so a reader knows what the pages are built from. */
 export function SiteFooter() {
-  const c = config();
+  const inUse = sourcesInUse();
   const answers =
-    c.mode === 'hosted'
+    inUse.kind === 'hosted'
       ? 'Answers come from the hosted data API, through this server.'
-      : c.acceptDevnet
+      : inUse.devnet
         ? 'Answers come from the embedded devnets: a local EVM chain and a simulated ledger, read by this server.'
         : 'Answers come from this server’s own nodes (EVM JSON-RPC and ledger REST).';
   return (

@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
-import { loadTransactionDetail } from '@/app/ledger/actions';
+import { loadTransactionDetail } from '@/app/actions/ledger';
 import { CopyButton } from '@/components/ui/copy-button';
 import { formatFee, truncateMiddle } from '@/lib/format';
 import { typeLabel, type TxDetail, type TxRow } from './model';

@@ -1,5 +1,5 @@
 import { ErrorPanel } from '@/components/ui/error-panel';
-import { errorCopy, type ErrorInfo } from '@/lib/wallet/errors';
+import { errorCopy, type ErrorInfo } from '@/lib/view/error-copy';
 
 /** A wallet or transaction error, named from the published API's error code, with a retry when one can help. */
 export function ErrorState({ error, onRetry, resetHref }: { error: ErrorInfo; onRetry?: () => void; resetHref?: string }) {

@@ -3,10 +3,10 @@
 import { usePathname } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
-import type { ErrorInfo } from '@/lib/wallet/errors';
-import type { HistoryView as ViewState } from '@/lib/wallet/search-params';
-import { serializeHistoryParams } from '@/lib/wallet/view-params.client';
-import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/wallet/tx-view';
+import type { ErrorInfo } from '@/lib/view/error-copy';
+import type { HistoryView as ViewState } from '@/lib/view/search-params';
+import { serializeHistoryParams } from '@/lib/browser/view-params';
+import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
 import { ErrorState } from './error-state';
 import { HistoryRow } from './history-row';

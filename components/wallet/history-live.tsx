@@ -3,8 +3,8 @@
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
-import { ApiError, apiGet } from '@/lib/wallet/api-client';
-import { historyApiQuery } from '@/lib/wallet/search-params';
+import { ApiError, apiGet } from '@/lib/browser/api-client';
+import { historyApiQuery } from '@/lib/view/search-params';
 import { HistoryBody } from './history-body';
 import { sameApiView, type LiveHistoryProps } from './history-view';
 

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useId, useState } from 'react';
 import { formatAge, formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
-import { DIRECTION_LABEL, movementLine, type ChainView, type Transfer, type TxView } from '@/lib/wallet/tx-view';
+import { DIRECTION_LABEL, movementLine, type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
 import { CopyButton } from '@/components/ui/copy-button';
 import { PartyName } from './party';
 import { card } from '@/components/ui/card';

@@ -3,7 +3,7 @@
 import { useQueryStates } from 'nuqs';
 import { ChainSelect, fieldClass } from './toolbar-fields';
 import { useState } from 'react';
-import { historyParsers, serializeHistoryParams } from '@/lib/wallet/view-params.client';
+import { historyParsers, serializeHistoryParams } from '@/lib/browser/view-params';
 import { card } from '@/components/ui/card';
 
 

@@ -3,10 +3,10 @@
 import { useQueryStates } from 'nuqs';
 import { lazy, Suspense, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
-import type { ErrorInfo } from '@/lib/wallet/errors';
-import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
-import { historyParsers } from '@/lib/wallet/view-params.client';
-import type { ChainView, EnsNames, SavedLabels } from '@/lib/wallet/tx-view';
+import type { ErrorInfo } from '@/lib/view/error-copy';
+import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
+import { historyParsers } from '@/lib/browser/view-params';
+import type { ChainView, EnsNames, SavedLabels } from '@/lib/view/tx-view';
 import { HistoryBody, type HistoryBodyProps } from './history-body';
 
 export type InitialHistory = { ok: true; page: HistoryPageWire } | { ok: false; error: ErrorInfo };

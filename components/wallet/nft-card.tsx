@@ -9,7 +9,7 @@ export interface NftCardView {
   collection: string;
   tokenId: string;
   name: string;
-  /** Already vetted by lib/wallet/media (http(s), gateway or data:image). */
+  /** Already vetted by lib/view/nft-media (http(s), gateway or data:image). */
   image: string | null;
   description: string | null;
   externalLink: string | null;

@@ -3,8 +3,8 @@
 import { useQueryStates } from 'nuqs';
 import { ChainSelect, fieldClass } from './toolbar-fields';
 import { useState, useTransition } from 'react';
-import { MAX_CONTRACT_FILTERS } from '@/lib/wallet/search-params';
-import { nftParsers } from '@/lib/wallet/view-params.client';
+import { MAX_CONTRACT_FILTERS } from '@/lib/view/search-params';
+import { nftParsers } from '@/lib/browser/view-params';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 import { card } from '@/components/ui/card';
 

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { truncateMiddle } from '@/lib/format';
-import type { Party } from '@/lib/wallet/tx-view';
+import type { Party } from '@/lib/view/tx-view';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Logo } from './logo';
 

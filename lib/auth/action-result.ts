@@ -1,4 +1,5 @@
 import { isLanternError } from '@/lib/errors';
+import { log } from '@/lib/log';
 
 /** What sign-in and saved-wallet actions answer: values the UI shows, never a thrown error. */
 export interface ActionError {
@@ -13,6 +14,6 @@ export type ActionResult<T extends object = object> = ({ ok: true } & T) | { ok:
 
 export function actionError(e: unknown, what: string): { ok: false; error: ActionError } {
   if (isLanternError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.parameter ? { field: e.parameter } : {}) } };
-  console.error(`${what} failed unexpectedly`, e instanceof Error ? e.message : e);
+  log().error({ err: e instanceof Error ? e.message : String(e) }, `${what} failed unexpectedly`);
   return { ok: false, error: { code: 'internal_error', message: `${what} failed unexpectedly; the error has been logged. Try again.` } };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { config } from '@/lib/config';
+import { log } from '@/lib/log';
 import { migrations } from './migrations';
 
 /**
@@ -73,7 +74,7 @@ async function openPglite(dir: string): Promise<Db> {
 async function openPostgres(url: string): Promise<Db> {
   const { Pool } = await import('pg');
   const pool = new Pool({ connectionString: url, max: 10 });
-  pool.on('error', (e) => console.error('postgres pool error', e.message));
+  pool.on('error', (e) => log().error({ err: e.message }, 'postgres pool error'));
   return {
     kind: 'postgres',
     query: async <T,>(sql: string, params: unknown[] = []) => ({ rows: (await pool.query(sql, params)).rows as T[] }),

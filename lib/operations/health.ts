@@ -2,9 +2,9 @@ import 'server-only';
 import { redis } from '@/lib/cache/redis';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
+import { sources } from '@/lib/sources';
 import { asBreakerOpen, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
-import { breakerSnapshots, evmNodeBreaker, hostedBreaker, ledgerNodeBreaker } from '@/lib/sources/breakers';
-import { describeSources } from './sources';
+import { breakerSnapshots } from '@/lib/sources/breakers';
 
 /**
  * What a load balancer and an operator need: is the database up (the instance is useless without it:
@@ -36,23 +36,18 @@ export async function health() {
     : undefined;
   // Shared while in flight, so concurrent health checks make one round of checks.
   if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
-  const sources = await last.value;
-  return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources, breakers: breakerSnapshots() };
+  const probed = await last.value;
+  return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, breakers: breakerSnapshots() };
 }
 
 async function probeSources() {
   const c = config();
   const ms = Math.min(CHECK_MS, c.upstreamTimeoutMs);
-  const probes: Record<string, Promise<Probe>> = {};
-  if (c.mode === 'node') {
-    probes.evm_node = check(evmNodeBreaker(c.evmRpcUrl), () => rpc(c.evmRpcUrl, ms));
-  } else {
-    probes.data_api = check(hostedBreaker('data', c.dataApiUrl), () => reach(c.dataApiUrl, ms));
-    probes.auth_api = check(hostedBreaker('auth', c.authApiUrl), () => reach(c.authApiUrl, ms));
-  }
-  probes.ledger_local = check(ledgerNodeBreaker('local', c.ledgerUrls.local), () => reach(c.ledgerUrls.local, ms));
-  const entries = await Promise.all(Object.entries(probes).map(async ([k, p]) => [k, await p] as const));
-  return { ...Object.fromEntries(entries), describe: describeSources() };
+  const s = sources();
+  const entries = await Promise.all(
+    s.probes().map(async (p) => [p.name, await check(p.breaker, () => (p.check === 'rpc' ? rpc(p.url, ms) : reach(p.url, ms)))] as const),
+  );
+  return { ...Object.fromEntries(entries), describe: s.describe() };
 }
 
 /**

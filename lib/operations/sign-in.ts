@@ -1,17 +1,27 @@
 import 'server-only';
-import { config } from '@/lib/config';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
-import { hostedRequestChallenge, hostedVerifyChallenge } from '@/lib/sources/hosted/auth';
-import { localRequestChallenge, localVerifyChallenge } from '@/lib/sources/siwe-local';
+import { sources } from '@/lib/sources';
 
 /** Makes the EIP-4361 message to sign. */
 export async function requestChallenge(body: ChallengeRequestBody): Promise<ChallengeResponse> {
-  if (config().mode === 'hosted') return hostedRequestChallenge(body);
-  return localRequestChallenge(body);
+  return sources().signIn.requestChallenge(body);
 }
 
 /** Verifies a signed challenge and answers the session record. */
 export async function verifyChallenge(body: VerifyBody): Promise<VerifyResult> {
-  if (config().mode === 'hosted') return hostedVerifyChallenge(body);
-  return localVerifyChallenge(body);
+  return sources().signIn.verifyChallenge(body);
+}
+
+/**
+ * Chains a person may sign in on: with Lantern's own verification the chain it reads (so contract
+ * wallets can be checked); with the hosted auth API any chain, as it decides ('any').
+ */
+export function signInChains(): Promise<number[] | 'any'> {
+  return sources().signIn.chains();
+}
+
+/** What the connect dialog offers: the chains, and whether the devnet's built-in account is one of them. */
+export function connectOptions(): { devnet: boolean; chainIds: number[] } {
+  const s = sources();
+  return { devnet: s.devnet, chainIds: s.signIn.offeredChains() };
 }

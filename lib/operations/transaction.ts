@@ -1,11 +1,7 @@
 import 'server-only';
-import { resolveChain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
-import { config } from '@/lib/config';
 import type { TransactionDetail, TransactionQuery } from '@/lib/interface/transaction';
-import { nodeRequestChain } from '@/lib/sources/evm-node';
-import { nodeTransaction } from '@/lib/sources/evm-node/transaction';
-import { hostedTransaction } from '@/lib/sources/hosted/transaction';
+import { sources, type TokenFacts } from '@/lib/sources';
 
 /**
  * One transaction by hash, plain or verbose. Caching: a transaction in a final block never changes, so
@@ -17,14 +13,23 @@ const RECENT_TTL_S = 5;
 const HOSTED_TTL_S = 60;
 
 export async function getTransaction(hash: string, query: TransactionQuery, verbose: boolean): Promise<TransactionDetail> {
-  const c = config();
+  const s = sources();
   const opts = { verbose, internal: query.include === 'internal_transactions' };
-  const key = (chainHex: string) => `tx:${c.mode}:${chainHex}:${hash}:${verbose ? 'v' : 'p'}:${opts.internal ? 'i' : '-'}`;
-  if (c.mode === 'hosted') {
-    const chain = resolveChain(query.chain ?? c.defaultChain, 'history', { devnet: c.acceptDevnet });
-    return cached(key(chain.hex), { ttl: HOSTED_TTL_S }, () => hostedTransaction(hash, chain, opts));
-  }
-  const chain = await nodeRequestChain(query.chain, 'history');
-  const out = await cached(key(chain.hex), { ttl: (v: { final: boolean }) => (v.final ? FINAL_TTL_S : RECENT_TTL_S) }, () => nodeTransaction(hash, chain, opts));
+  const chain = await s.chains.requestChain(query.chain, 'history');
+  const key = `tx:${s.kind}:${chain.hex}:${hash}:${verbose ? 'v' : 'p'}:${opts.internal ? 'i' : '-'}`;
+  const ttl = (v: { final: boolean | null }) => (v.final === null ? HOSTED_TTL_S : v.final ? FINAL_TTL_S : RECENT_TTL_S);
+  const out = await cached(key, { ttl }, () => s.transaction.transaction(hash, chain, opts));
   return out.tx;
+}
+
+export type { TokenFacts };
+
+/**
+ * Names, symbols and decimals of the tokens a transaction moved, where the source reads the chain itself
+ * (node mode); an empty map otherwise or when the lookup fails: the page then shows addresses.
+ */
+export async function getTokenFacts(chainId: number, wanted: { address: string; hint: 'erc20' | 'erc721' | 'erc1155' }[]): Promise<Map<string, TokenFacts>> {
+  const source = sources().tokenFacts;
+  if (!source || wanted.length === 0) return new Map();
+  return source.tokenFacts(chainId, wanted).catch(() => new Map<string, TokenFacts>());
 }

@@ -1,13 +1,9 @@
 import 'server-only';
-import { resolveChain, type Chain } from '@/lib/chains';
+import type { Chain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
-import { config } from '@/lib/config';
-import { db } from '@/lib/db';
 import type { BalanceQuery, NativeBalance } from '@/lib/interface/balance';
 import { historyQuerySchema } from '@/lib/interface/history';
-import { nodeRequestChain } from '@/lib/sources/evm-node';
-import { nodeHead, nodeNativeBalance } from '@/lib/sources/evm-node/balance';
-import { hostedNativeBalance } from '@/lib/sources/hosted/balance';
+import { sources } from '@/lib/sources';
 import { getWalletHistory } from './wallet-history';
 
 /**
@@ -19,20 +15,16 @@ import { getWalletHistory } from './wallet-history';
 export const HOSTED_BALANCE_TTL_S = 10;
 export const NODE_BALANCE_TTL_S = 60;
 
-async function balanceChain(value: string | undefined): Promise<Chain> {
-  const c = config();
-  return c.mode === 'hosted' ? resolveChain(value ?? c.defaultChain, 'history', { devnet: c.acceptDevnet }) : nodeRequestChain(value, 'history');
-}
-
 export async function getNativeBalance(address: string, query: BalanceQuery): Promise<NativeBalance & { chain: Chain }> {
-  const chain = await balanceChain(query.chain);
+  const s = sources();
+  const chain = await s.chains.requestChain(query.chain, 'history');
   const wallet = address.toLowerCase();
-  if (config().mode === 'hosted') {
-    const answer = await cached(`balance:hosted:${chain.hex}:${wallet}`, { ttl: HOSTED_BALANCE_TTL_S }, () => hostedNativeBalance(address, chain));
-    return { ...answer, chain };
-  }
-  const head = await nodeHead();
-  const balance = await cached(`balance:node:${chain.hex}:${wallet}:${head}`, { ttl: NODE_BALANCE_TTL_S }, () => nodeNativeBalance(address, chain, head));
+  const head = await s.chains.head();
+  const load = () => s.balance.nativeBalance(address, chain, head);
+  const balance =
+    head === null
+      ? await cached(`balance:${s.kind}:${chain.hex}:${wallet}`, { ttl: HOSTED_BALANCE_TTL_S }, load)
+      : await cached(`balance:${s.kind}:${chain.hex}:${wallet}:${head}`, { ttl: NODE_BALANCE_TTL_S }, load);
   return { balance, chain };
 }
 
@@ -56,14 +48,8 @@ export async function getWalletSummary(address: string, chainValue: string | und
     firstActivity: oldest.result[0]?.block_timestamp,
     lastActivity: newest.result[0]?.block_timestamp,
   };
-  if (config().mode === 'node') {
-    // The history calls above brought the wallet's activity index up to the head.
-    const d = await db();
-    const { rows } = await d.query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
-      chain.id,
-      address.toLowerCase(),
-    ]);
-    summary.transactionCount = Number(rows[0].n);
-  }
+  const activity = sources().activity;
+  // The history calls above brought the wallet's activity index up to the head.
+  if (activity) summary.transactionCount = await activity.transactionCount(chain, address);
   return summary;
 }

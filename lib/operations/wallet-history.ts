@@ -1,11 +1,7 @@
 import 'server-only';
-import { resolveChain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
-import { config } from '@/lib/config';
 import { serializeHistoryPage, type HistoryPage, type HistoryQuery } from '@/lib/interface/history';
-import { nodeRequestChain, nodeWalletHistory } from '@/lib/sources/evm-node';
-import { headBlock, reorgDepth } from '@/lib/sources/evm-node/rpc';
-import { hostedWalletHistory } from '@/lib/sources/hosted/wallet-history';
+import { sources } from '@/lib/sources';
 
 /**
  * Cached history pages. The rule: a cached page is reused only while it is certain to be the same page.
@@ -25,24 +21,25 @@ const OPEN_NODE_TTL_S = 60; // per head block: bounds memory, never freshness
 const OPEN_HOSTED_TTL_S = 5;
 
 async function plan(address: string, query: HistoryQuery) {
-  const c = config();
-  const node = c.mode !== 'hosted';
-  const chain = node ? await nodeRequestChain(query.chain, 'history') : resolveChain(query.chain ?? c.defaultChain, 'history', { devnet: c.acceptDevnet });
-  const base = `history:${c.mode}:${chain.hex}:${address}:${stableKey(query)}`;
+  const s = sources();
+  const chain = await s.chains.requestChain(query.chain, 'history');
+  const base = `history:${s.kind}:${chain.hex}:${address}:${stableKey(query)}`;
   const desc = query.order === 'DESC';
   const closed = async (page: HistoryPage): Promise<boolean> => {
     if (!(desc ? !!query.cursor : page.cursor !== null)) return false;
-    if (!node) return true;
-    const final = (await headBlock()) - reorgDepth();
+    const head = await s.chains.head();
+    if (head === null) return true; // the source does not say its head: it answers final rows only
+    const final = head - (s.chains.reorgDepth() ?? 0);
     return page.result.every((t) => Number(t.block_number) <= final);
   };
-  const load = () => (node ? nodeWalletHistory(address, chain, query) : hostedWalletHistory(address, chain, query));
+  const load = () => s.history.history(address, chain, query);
   /** The page (or a value made of it, e.g. its JSON text) under the rule above. */
   const serve = async <T>(suffix: string, make: (page: HistoryPage) => T): Promise<T> => {
     const outer = await cached(`${base}${suffix}`, { ttl: (v: { closed: boolean }) => (v.closed ? CLOSED_TTL_S : 0) }, async () => {
-      const openKey = node ? `${base}@${await headBlock()}${suffix}` : `${base}~open${suffix}`;
+      const head = await s.chains.head();
+      const openKey = head === null ? `${base}~open${suffix}` : `${base}@${head}${suffix}`;
       let isClosed = false;
-      const value = await cached(openKey, { ttl: node ? OPEN_NODE_TTL_S : OPEN_HOSTED_TTL_S }, async () => {
+      const value = await cached(openKey, { ttl: head === null ? OPEN_HOSTED_TTL_S : OPEN_NODE_TTL_S }, async () => {
         const page = await load();
         isClosed = await closed(page);
         return make(page);
@@ -54,7 +51,7 @@ async function plan(address: string, query: HistoryQuery) {
   return { serve };
 }
 
-/** Wallet history: the hosted data API when a key is set, else Lantern's own EVM node source. */
+/** Wallet history from the source lib/sources picked (the hosted data API, or Lantern's own EVM node source). */
 export async function getWalletHistory(address: string, query: HistoryQuery): Promise<HistoryPage> {
   return (await plan(address, query)).serve('', (page) => page);
 }

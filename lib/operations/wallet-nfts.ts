@@ -1,23 +1,20 @@
 import 'server-only';
-import { resolveChain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
-import { config } from '@/lib/config';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
-import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
-import { headBlock } from '@/lib/sources/evm-node/rpc';
-import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
+import { sources } from '@/lib/sources';
 
 async function plan(address: string, query: NftQuery) {
-  const c = config();
-  const chain =
-    c.mode === 'hosted' ? resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet }) : await nodeRequestChain(query.chain, 'nfts');
-  // Node mode: a listing is kept under the head block it was computed at (a new block may change it, and
-  // a new key makes the next request catch up); the head itself is shared for at most a second.
-  const at = c.mode === 'hosted' ? '' : `@${await headBlock()}`;
+  const s = sources();
+  const chain = await s.chains.requestChain(query.chain, 'nfts');
+  // A source that reads at a head (node mode): a listing is kept under the head block it was computed at
+  // (a new block may change it, and a new key makes the next request catch up); the head itself is shared
+  // for at most a second.
+  const head = await s.chains.head();
+  const at = head === null ? '' : `@${head}`;
   return {
-    key: `nfts:${c.mode}:${chain.hex}:${address}:${stableKey(query)}${at}`,
-    load: () => (c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query)),
+    key: `nfts:${s.kind}:${chain.hex}:${address}:${stableKey(query)}${at}`,
+    load: () => s.nfts.nfts(address, chain, query),
   };
 }
 

@@ -1,8 +1,10 @@
 import 'server-only';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
-import type { HostedService } from './hosted/service';
 import { CircuitBreaker, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
+
+/** The hosted API's services, each at its own base URL (DATA_API_URL, AUTH_API_URL, LEDGER_API_URL_*). */
+export type HostedService = 'data' | 'auth' | 'ledger-mainnet' | 'ledger-testnet';
 
 /**
  * The process's breakers, one per upstream. Their state lives on globalThis so every route bundle (the

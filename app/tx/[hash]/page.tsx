@@ -4,14 +4,12 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorState } from '@/components/wallet/error-state';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import type { Chain } from '@/lib/chains';
-import { config } from '@/lib/config';
 import { badParameter } from '@/lib/errors';
 import { transactionHashSchema, type TransactionDetail } from '@/lib/interface/transaction';
-import { getTransaction } from '@/lib/operations/transaction';
-import { tokenFactsMany, type TokenFacts } from '@/lib/sources/evm-node/tokens';
+import { getTokenFacts, getTransaction, type TokenFacts } from '@/lib/operations/transaction';
 import { formatUnits, formatUtc } from '@/lib/format';
-import { chainForView, toErrorInfo } from '@/lib/wallet/server';
-import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/wallet/tx-page';
+import { chainForView, toErrorInfo } from '@/lib/server/page';
+import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/view/tx-page';
 import { card } from '@/components/ui/card';
 
 export const dynamic = 'force-dynamic';
@@ -62,10 +60,8 @@ async function load(param: string, chain: Chain) {
     if (tx.to_address && tx.to_address_label) labels[tx.to_address.toLowerCase()] = tx.to_address_label;
     for (const w of await listSavedWallets()) labels[w.address.toLowerCase()] = w.label;
     const moves = tokenMoves(tx);
-    const tokens =
-      config().mode === 'node' && moves.length > 0
-        ? await tokenFactsMany(chain.id, moves.map((m) => ({ address: m.token, hint: m.kind }))).catch(() => new Map<string, TokenFacts>())
-        : new Map<string, TokenFacts>();
+    // Where the source reads the chain itself (node mode); else the moves show token addresses.
+    const tokens = await getTokenFacts(chain.id, moves.map((m) => ({ address: m.token, hint: m.kind })));
     const info: ChainInfo = { name: chain.name, label: chain.label, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals };
     return { tx, chain: info, labels, tokens };
   } catch (e) {

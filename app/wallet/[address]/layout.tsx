@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
-import { WalletProviders } from '@/components/wallet/providers';
+import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { ADDRESS_RE } from '@/lib/format';
 
 /**
@@ -13,7 +13,7 @@ export default async function WalletLayout({ children, params }: { children: Rea
   const valid = ADDRESS_RE.test(address) ? getAddress(address.toLowerCase()) : null;
   return (
     <>
-      <WalletProviders>
+      <ExplorerProviders>
         <main className="mx-auto max-w-page px-4 py-6">
           {valid && (
             <>
@@ -25,7 +25,7 @@ export default async function WalletLayout({ children, params }: { children: Rea
           )}
           {children}
         </main>
-      </WalletProviders>
+      </ExplorerProviders>
     </>
   );
 }

@@ -10,12 +10,12 @@ import { ErrorState } from '@/components/wallet/error-state';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { zodToBadParameter } from '@/lib/api/handler';
-import { historyApiQuery, type HistoryView as ViewState } from '@/lib/wallet/search-params';
-import { historyParsers } from '@/lib/wallet/view-params.server';
-import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
-import type { ChainView, SavedLabels } from '@/lib/wallet/tx-view';
+import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
+import { historyParsers } from '@/lib/server/view-params';
+import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/server/page';
+import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
-import { reverseEnsNames } from '@/lib/search/ens';
+import { reverseNames } from '@/lib/operations/names';
 
 export const dynamic = 'force-dynamic';
 
@@ -89,7 +89,7 @@ async function FirstPage({
   // ENS names exist for mainnet addresses; a devnet's accounts have none.
   const ens =
     initial.ok && chain.name !== 'devnet'
-      ? await reverseEnsNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
+      ? await reverseNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
   return (
     <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />

@@ -3,7 +3,7 @@ import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { OutboundRefused, fetchPublicJson, type RefusalReason } from '@/lib/security/outbound';
-import { resolveMediaUrl } from '@/lib/wallet/media';
+import { resolveMediaUrl } from '@/lib/view/nft-media';
 
 /**
  * Off-chain NFT metadata, fetched by the background NFT job and never in the request path (except

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { badParameter } from '@/lib/errors';
 import type { NftItem, NftPage, NftQuery } from '@/lib/interface/nfts';
 import { queryBinding, readCursor, signCursor } from './cursor';
@@ -170,7 +171,7 @@ function startJob(key: string, chainId: number, owner: string): Promise<void> {
     // The token URIs are known now: their off-chain metadata is fetched next, in the background.
     .then(() => scheduleMetadataFetch(chainId, owner, true))
     .catch(async (e) => {
-      console.error(`NFT indexing of ${owner} on chain ${chainId} failed:`, e instanceof Error ? e.message : e);
+      log().error({ owner, chainId, err: e instanceof Error ? e.message : String(e) }, 'NFT indexing failed');
       const d = await db();
       await d.query(`UPDATE evm_nft_sync SET status = 'failed' WHERE chain_id = $1 AND owner = $2`, [chainId, owner]).catch(() => undefined);
     })

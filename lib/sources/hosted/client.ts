@@ -4,8 +4,7 @@ import { config } from '@/lib/config';
 import { LanternError, type ErrorCode } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
 import { asBreakerOpen, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
-import { hostedBreaker } from '@/lib/sources/breakers';
-import type { HostedService } from './service';
+import { hostedBreaker, type HostedService } from '@/lib/sources/breakers';
 
 /**
  * The one way Lantern talks to the hosted data API. The key is attached here and nowhere else; every

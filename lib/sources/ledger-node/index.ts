@@ -4,47 +4,27 @@ import { LanternError } from '@/lib/errors';
 import { blockSchema, ledgerErrorBodySchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { describeZodError } from '@/lib/interface/zod-errors';
 import { asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
-import { hostedBreaker, ledgerNodeBreaker } from '@/lib/sources/breakers';
-import { hostedRequest } from '@/lib/sources/hosted/client';
+import { ledgerNodeBreaker } from '@/lib/sources/breakers';
+import { beyondHead, pruned } from '@/lib/sources/ledger-errors';
+import type { LedgerBlockSource } from '@/lib/sources/types';
 
 /**
- * The ledger block source: a ledger REST node (`{ledgerUrl}/blocks/by_version/{v}`), or, in hosted mode
- * for mainnet and testnet, the hosted ledger API through the hosted client. Every failure becomes a
- * LanternError the page and the API explain the same way:
+ * The ledger block source over a ledger REST node (`{ledgerUrl}/blocks/by_version/{v}`). Every failure
+ * becomes a LanternError the page and the API explain the same way:
  *   404 -> 404 version_not_found / block_not_found (beyond the ledger's head)
  *   410, or a 5xx whose message says "pruned" -> 410 block_pruned
  *   400 -> 400 upstream_bad_request; 429 -> 503 upstream_rate_limited
  *   refused / reset -> 502 upstream_unavailable; no answer in UPSTREAM_TIMEOUT_MS -> 504 upstream_timeout
  *   the node's breaker is open (it timed out or failed in a row) -> 503 at once, with Retry-After
  */
-
-export async function fetchBlockByVersion(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
-  const c = config();
-  if (c.mode === 'hosted' && network !== 'local') {
-    try {
-      return await hostedRequest({
-        service: network === 'mainnet' ? 'ledger-mainnet' : 'ledger-testnet',
-        path: `/blocks/by_version/${version}`,
-        query: { with_transactions: withTransactions },
-        schema: blockSchema,
-      });
-    } catch (e) {
-      if (e instanceof LanternError && e.status === 404) throw beyondHead(network, version, 'version_not_found');
-      if (e instanceof LanternError && e.status === 410) throw pruned(network, version);
-      throw e;
-    }
-  }
-  return fetchFromNode(network, version, withTransactions);
-}
-
-/**
- * Throws the breaker's 503 at once when the network's source is known to be down or is being probed:
- * for callers about to wait on a lookup already in flight (which may be that probe).
- */
-export function assertLedgerSourceAvailable(network: LedgerNetworkName): void {
-  const c = config();
-  const url = c.ledgerUrls[network];
-  (c.mode === 'hosted' && network !== 'local' ? hostedBreaker(network === 'mainnet' ? 'ledger-mainnet' : 'ledger-testnet', url) : ledgerNodeBreaker(network, url)).assertAvailable();
+export function nodeLedger(network: LedgerNetworkName): LedgerBlockSource {
+  return {
+    blockByVersion: (version, withTransactions) => fetchFromNode(network, version, withTransactions),
+    assertAvailable: () => {
+      const url = config().ledgerUrls[network];
+      ledgerNodeBreaker(network, url).assertAvailable();
+    },
+  };
 }
 
 async function fetchFromNode(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlock> {
@@ -123,22 +103,6 @@ async function fetchOnceMore(breaker: CircuitBreaker, url: string, timeoutMs: nu
     await new Promise((r) => setTimeout(r, 100 + Math.random() * 150));
     return attempt();
   }
-}
-
-function beyondHead(network: LedgerNetworkName, version: string, code: 'version_not_found' | 'block_not_found', head?: string) {
-  return new LanternError(
-    404,
-    code,
-    `Version ${version} is beyond the head of the ${network} ledger${head ? ` (its latest version is ${head})` : ''}: it has not been committed yet.`,
-  );
-}
-
-function pruned(network: LedgerNetworkName, version: string, oldest?: string) {
-  return new LanternError(
-    410,
-    'block_pruned',
-    `Version ${version} has been pruned by the ${network} ledger node${oldest ? `, which keeps versions from ${oldest} onward` : ''}.`,
-  );
 }
 
 async function readError(res: Response): Promise<{ message: string; code?: string }> {

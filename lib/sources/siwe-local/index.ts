@@ -19,6 +19,7 @@ import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import { profileIdFor } from '@/lib/auth/profile';
+import type { SignInSource } from '@/lib/sources/types';
 
 /**
  * Lantern's own Sign-In with Ethereum (EIP-4361), used when no DATA_API_KEY is set.
@@ -258,3 +259,21 @@ async function clientFor(chainId: number): Promise<PublicClient | undefined> {
     return undefined;
   }
 }
+
+/**
+ * Lantern's own sign-in as a source (lib/sources/types.ts). People sign in on the chain Lantern reads,
+ * so contract wallets can be checked; on the devnet, 31337 even while its node is down.
+ */
+export const localSignIn: SignInSource = {
+  requestChallenge: localRequestChallenge,
+  verifyChallenge: localVerifyChallenge,
+  async chains() {
+    try {
+      return [await rpcChainId()];
+    } catch {
+      return config().evmIsDevnet ? [31337] : [];
+    }
+  },
+  // The devnet's account when Lantern reads the devnet (or fronts a Lantern that does).
+  offeredChains: () => (config().acceptDevnet ? [31337] : []),
+};

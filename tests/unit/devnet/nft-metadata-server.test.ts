@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNftMetadataServer } from '../../../devnet/evm/nft-metadata-server.mjs';
 import { FAR_LANTERN_URIS, loadManifest } from '../../../devnet/evm/index.mjs';
 import { OutboundRefused, fetchPublicJson } from '../../../lib/security/outbound';
-import { resolveMediaUrl } from '../../../lib/wallet/media';
+import { resolveMediaUrl } from '../../../lib/view/nft-media';
 
 // `npm run dev`'s local IPFS gateway for the devnet's Far Lanterns, read the way Lantern reads it:
 // through NFT_IPFS_GATEWAY, with the dev default allowing that one loopback host.

@@ -7,7 +7,7 @@ import { parseBlock, type LedgerTransaction } from '@/lib/interface/ledger';
 import { readReference, referenceFiles } from '../../support/reference';
 
 // The table imports a server action; outside Next it is a plain function we never call here.
-vi.mock('@/app/ledger/actions', () => ({ loadTransactionDetail: async () => ({}) }));
+vi.mock('@/app/actions/ledger', () => ({ loadTransactionDetail: async () => ({}) }));
 vi.mock('next/navigation', () => ({ useRouter: () => ({ push() {}, refresh() {} }) }));
 
 const blocks = referenceFiles(/^aptos-.*\.json$/).map((f) => [f, parseBlock(readReference(f))] as const);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '@/lib/wallet/csv';
-import { addRecent, parseRecent } from '@/lib/wallet/recent';
+import { csvCell, csvLine } from '@/lib/view/csv';
+import { addRecent, parseRecent } from '@/lib/browser/recent-searches';
 
 describe('csv', () => {
   it('quotes commas, quotes and line breaks', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DATA_URI_CHARS, parseMetadata, resolveMediaUrl, resolveNftMedia, safeExternalLink, safeText } from '@/lib/wallet/media';
+import { MAX_DATA_URI_CHARS, parseMetadata, resolveMediaUrl, resolveNftMedia, safeExternalLink, safeText } from '@/lib/view/nft-media';
 
 const gw = { ipfs: 'https://gateway.example/ipfs/', arweave: 'https://ar.example' };
 

@@ -1,7 +1,7 @@
 import { api, parseParam, parseQuery } from '@/lib/api/handler';
 import { addressSchema } from '@/lib/interface/common';
 import { historyQuerySchema } from '@/lib/interface/history';
-import { historyCsvStream } from '@/lib/wallet/history-csv';
+import { historyCsvStream } from './history-csv';
 
 export const dynamic = 'force-dynamic';
 

@@ -14,10 +14,10 @@ import { config } from '@/lib/config';
 import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
 import { formatTokenId, truncateMiddle } from '@/lib/format';
-import { resolveNftMedia, safeText, type Gateways } from '@/lib/wallet/media';
-import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/wallet/search-params';
-import { nftParsers, serializeNftParams } from '@/lib/wallet/view-params.server';
-import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/wallet/server';
+import { resolveNftMedia, safeText, type Gateways } from '@/lib/view/nft-media';
+import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/view/search-params';
+import { nftParsers, serializeNftParams } from '@/lib/server/view-params';
+import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/server/page';
 import { card } from '@/components/ui/card';
 
 export const dynamic = 'force-dynamic';

@@ -13,7 +13,7 @@ import { isLanternError } from '@/lib/errors';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
-import { renderTime } from '@/lib/wallet/server';
+import { renderTime } from '@/lib/server/page';
 import { card } from '@/components/ui/card';
 
 type Props = {

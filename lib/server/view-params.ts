@@ -1,5 +1,6 @@
+import 'server-only';
 import { createSerializer, parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from 'nuqs/server';
-import { defineViewParams } from './search-params';
+import { defineViewParams } from '@/lib/view/search-params';
 
 /** The wallet views' URL parsers for server pages (nuqs' server entry). */
 export const { historyParsers, nftParsers, serializeHistoryParams, serializeNftParams } = defineViewParams({

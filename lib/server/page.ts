@@ -4,8 +4,9 @@ import { getAddress } from 'viem';
 import { chainsFor, resolveChain, type Chain, type ChainOperation } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { isLanternError } from '@/lib/errors';
-import type { ErrorInfo } from './errors';
-import type { ChainView } from './tx-view';
+import { log } from '@/lib/log';
+import type { ErrorInfo } from '@/lib/view/error-copy';
+import type { ChainView } from '@/lib/view/tx-view';
 import { ADDRESS_RE } from '@/lib/format';
 
 
@@ -62,7 +63,7 @@ export function chainOptions(operation: ChainOperation): { name: string; label: 
 
 export function toErrorInfo(e: unknown): ErrorInfo {
   if (isLanternError(e)) return { code: e.code, message: e.message, status: e.status, ...(e.parameter ? { parameter: e.parameter } : {}) };
-  console.error('wallet page: unexpected error', e);
+  log().error({ err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, 'page: unexpected error');
   return { code: 'internal_error', message: 'Lantern failed unexpectedly; the error has been logged.', status: 500 };
 }
 

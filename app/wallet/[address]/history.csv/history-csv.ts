@@ -3,10 +3,10 @@ import { resolveChain } from '@/lib/chains';
 import { serializeTransaction, type HistoryQuery } from '@/lib/interface/history';
 import { siteOrigin } from '@/lib/config';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
-import { csvLine } from './csv';
+import { csvLine } from '@/lib/view/csv';
 import { utcDate, formatUtc } from '@/lib/format';
-import { isDevnetMode, toChainView, toErrorInfo } from './server';
-import { describeTransaction, DIRECTION_LABEL, type Transfer } from './tx-view';
+import { isDevnetMode, toChainView, toErrorInfo } from '@/lib/server/page';
+import { describeTransaction, DIRECTION_LABEL, type Transfer } from '@/lib/view/tx-view';
 
 export const CSV_MAX_ROWS = 10_000;
 const PAGE = 100;

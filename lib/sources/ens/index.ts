@@ -6,11 +6,13 @@ import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
 import { asBreakerOpen, type BreakerOpenError, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
 import { ensBreaker } from '@/lib/sources/breakers';
+import type { EnsResult, NameSource } from '@/lib/sources/types';
 
-export type EnsResult = { ok: true; address: string } | { ok: false; reason: string };
+/** ENS names over the mainnet node at ENS_RPC_URL; without one, names do not resolve and say why. */
+export const ensNames: NameSource = { resolve: resolveEnsName, reverse: reverseEnsNames };
 
 /** ENS lives on Ethereum mainnet: names resolve only when ENS_RPC_URL points at a mainnet node. */
-export async function resolveEnsName(name: string): Promise<EnsResult> {
+async function resolveEnsName(name: string): Promise<EnsResult> {
   const url = config().ensRpcUrl;
   if (!url) {
     return { ok: false, reason: `ENS names cannot be resolved on this server (ENS_RPC_URL is not set). Paste the 0x address of ${name} instead.` };
@@ -41,7 +43,7 @@ let reverseDownUntil = 0;
  * that finish later are cached (an hour, names and non-names alike) for the next view. A failing ENS
  * node is left alone for a minute.
  */
-export async function reverseEnsNames(addresses: string[]): Promise<Record<string, string>> {
+async function reverseEnsNames(addresses: string[]): Promise<Record<string, string>> {
   const url = config().ensRpcUrl;
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))].slice(0, 100);
   if (!url || unique.length === 0 || Date.now() < reverseDownUntil) return {};

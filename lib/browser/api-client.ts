@@ -1,4 +1,5 @@
-import type { ErrorInfo } from './errors';
+import 'client-only';
+import type { ErrorInfo } from '@/lib/view/error-copy';
 
 /**
  * The browser's way into Lantern's published API. When the server closes the API with API_KEYS, the

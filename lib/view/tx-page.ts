@@ -1,4 +1,3 @@
-import 'server-only';
 import type { TransactionDetail, InternalTx } from '@/lib/interface/transaction';
 
 /**

@@ -8,7 +8,7 @@ import { signOutAction } from '@/app/actions/auth';
 import { ConnectDialog } from './connect-dialog';
 import { walletConfig, type WalletOptions } from './wagmi';
 
-export interface WalletRootProps {
+export interface WalletConnectionRootProps {
   options: WalletOptions;
   walletCookie?: string;
   sessionAddress: string | null;
@@ -17,8 +17,11 @@ export interface WalletRootProps {
   onSessionEnded: (why: string) => void;
 }
 
-/** Everything that needs wagmi, behind one dynamic import (see account-button.tsx). */
-export default function WalletRoot(props: WalletRootProps) {
+/**
+ * The wallet connection: everything that needs wagmi, behind one dynamic import (see account-button.tsx).
+ * Not the explorer's providers (components/wallet/explorer-providers.tsx).
+ */
+export default function WalletConnectionRoot(props: WalletConnectionRootProps) {
   const config = walletConfig(props.options);
   const [initialState] = useState(() => cookieToInitialState(config, props.walletCookie));
   const [queryClient] = useState(() => new QueryClient());

@@ -1,3 +1,4 @@
+import 'client-only';
 /**
  * Recent searches, kept in this browser only (localStorage): what was typed and when. Nothing about
  * them reaches the server until the person opens one again.

@@ -1,0 +1,52 @@
+import 'server-only';
+import { db } from '@/lib/db';
+import type {
+  BalanceSource,
+  EvmChainSource,
+  NftResyncSource,
+  TokenFactsSource,
+  TransactionSource,
+  WalletActivitySource,
+  WalletHistorySource,
+  WalletNftSource,
+} from '@/lib/sources/types';
+import { nodeNativeBalance } from './balance';
+import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
+import { nodeResyncNft } from './nft-resync';
+import { headBlock, reorgDepth } from './rpc';
+import { tokenFactsMany } from './tokens';
+import { nodeTransaction } from './transaction';
+
+/**
+ * The EVM node source's implementations of the source interfaces (lib/sources/types.ts). It reads at
+ * the node's head, so operations key their caches by block.
+ */
+export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, reorgDepth };
+
+export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory };
+
+export const nodeNfts: WalletNftSource = { nfts: nodeWalletNfts };
+
+export const nodeBalance: BalanceSource = {
+  nativeBalance: async (address, chain, block) => nodeNativeBalance(address, chain, block ?? (await headBlock())),
+};
+
+export const nodeTx: TransactionSource = { transaction: nodeTransaction };
+
+export const nodeNftResync: NftResyncSource = {
+  resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),
+};
+
+export const nodeTokenFacts: TokenFactsSource = { tokenFacts: tokenFactsMany };
+
+export const nodeActivity: WalletActivitySource = {
+  // The wallet's activity index, as far as the last history request brought it.
+  async transactionCount(chain, address) {
+    const d = await db();
+    const { rows } = await d.query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
+      chain.id,
+      address.toLowerCase(),
+    ]);
+    return Number(rows[0].n);
+  },
+};

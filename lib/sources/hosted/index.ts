@@ -1,0 +1,58 @@
+import 'server-only';
+import { allChains, resolveChain } from '@/lib/chains';
+import { config } from '@/lib/config';
+import type {
+  BalanceSource,
+  EvmChainSource,
+  NftResyncSource,
+  SignInSource,
+  TransactionSource,
+  WalletHistorySource,
+  WalletNftSource,
+} from '@/lib/sources/types';
+import { hostedRequestChallenge, hostedVerifyChallenge } from './auth';
+import { hostedNativeBalance } from './balance';
+import { hostedResyncNft } from './nft-resync';
+import { hostedTransaction } from './transaction';
+import { hostedWalletHistory } from './wallet-history';
+import { hostedWalletNfts } from './wallet-nfts';
+
+export { hostedLedger } from './ledger';
+
+/**
+ * The hosted data API's implementations of the source interfaces (lib/sources/types.ts). It does not
+ * say its head, so answers are kept by time, not by block.
+ */
+export const hostedChains: EvmChainSource = {
+  requestChain: async (value, operation) => {
+    const c = config();
+    return resolveChain(value ?? c.defaultChain, operation, { devnet: c.acceptDevnet });
+  },
+  head: async () => null,
+  reorgDepth: () => null,
+};
+
+export const hostedHistory: WalletHistorySource = { history: hostedWalletHistory };
+
+export const hostedNfts: WalletNftSource = { nfts: hostedWalletNfts };
+
+export const hostedBalance: BalanceSource = {
+  nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance,
+};
+
+export const hostedTx: TransactionSource = {
+  transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }),
+};
+
+export const hostedNftResync: NftResyncSource = {
+  // The hosted API queues an async resync (202) and answers a sync one (200).
+  resync: async (chain, contract, tokenId, q) => ({ httpStatus: q.mode === 'async' ? 202 : 200, answer: await hostedResyncNft(chain, contract, tokenId, q) }),
+};
+
+export const hostedSignIn: SignInSource = {
+  requestChallenge: hostedRequestChallenge,
+  verifyChallenge: hostedVerifyChallenge,
+  // The hosted auth API decides which chains it signs in on.
+  chains: async () => 'any',
+  offeredChains: () => allChains.filter((x) => !x.devnet).map((x) => x.id),
+};

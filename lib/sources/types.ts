@@ -1,0 +1,124 @@
+import type { Chain, ChainOperation } from '@/lib/chains';
+import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
+import type { HistoryPage, HistoryQuery } from '@/lib/interface/history';
+import type { LedgerBlock, LedgerNetworkName } from '@/lib/interface/ledger';
+import type { NftResyncAnswer, NftResyncQuery } from '@/lib/interface/nft-resync';
+import type { NftPage, NftQuery } from '@/lib/interface/nfts';
+import type { TransactionDetail } from '@/lib/interface/transaction';
+import type { CircuitBreaker } from './breaker';
+
+/**
+ * What each capability of a source promises, whatever answers it. lib/sources/index.ts picks one
+ * implementation per capability from the configuration; operations see only these interfaces. Each
+ * source folder (hosted/, evm-node/, ledger-node/, siwe-local/, ens/) implements some of them and never
+ * imports another source folder.
+ */
+
+/** Which family of sources answers: part of every cache key, so hosted and node answers never mix. */
+export type SourceKind = 'hosted' | 'node';
+
+/** The chains an EVM source serves and, where it can tell, its head. */
+export interface EvmChainSource {
+  /** The chain a request names (or this source's default), refused with a 400 naming `chain` when not served. */
+  requestChain(value: string | undefined, operation: ChainOperation): Promise<Chain>;
+  /** The head block answers are read at (shared for a second); null when the source does not say (hosted). */
+  head(): Promise<number | null>;
+  /** Blocks this close to the head may still be replaced by a reorg; null when the source does not say. */
+  reorgDepth(): number | null;
+}
+
+export interface WalletHistorySource {
+  history(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage>;
+}
+
+export interface WalletNftSource {
+  nfts(address: string, chain: Chain, query: NftQuery): Promise<NftPage>;
+}
+
+export interface BalanceSource {
+  /** Native balance in wei (decimal string), at `block` when the source reads at a head. */
+  nativeBalance(address: string, chain: Chain, block: number | null): Promise<string>;
+}
+
+export interface TransactionSource {
+  /** `final`: the block is below the reorg depth (true), may still change (false), or unknown (null). */
+  transaction(hash: string, chain: Chain, opts: { verbose: boolean; internal: boolean }): Promise<{ tx: TransactionDetail; final: boolean | null }>;
+}
+
+export interface NftResyncSource {
+  resync(chain: Chain, contract: string, tokenId: string, q: NftResyncQuery): Promise<{ httpStatus: 200 | 202; answer: NftResyncAnswer }>;
+}
+
+/** What the transaction page names tokens by: only a source that reads the chain itself can say. */
+export interface TokenFacts {
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+}
+
+export interface TokenFactsSource {
+  tokenFacts(chainId: number, wanted: { address: string; hint: 'erc20' | 'erc721' | 'erc1155' }[]): Promise<Map<string, TokenFacts>>;
+}
+
+/** A count the source keeps of a wallet's transactions (node mode's activity index). */
+export interface WalletActivitySource {
+  transactionCount(chain: Chain, address: string): Promise<number>;
+}
+
+export interface SignInSource {
+  requestChallenge(body: ChallengeRequestBody): Promise<ChallengeResponse>;
+  verifyChallenge(body: VerifyBody): Promise<VerifyResult>;
+  /** Chain ids a person may sign in on ('any': the source decides); [] when that cannot be known now. */
+  chains(): Promise<number[] | 'any'>;
+  /** Chain ids the connect dialog offers (the wallet configuration's chains). */
+  offeredChains(): number[];
+}
+
+export interface LedgerBlockSource {
+  blockByVersion(version: string, withTransactions: boolean): Promise<LedgerBlock>;
+  /** Throws the source's 503 at once when it is known to be down or is being probed. */
+  assertAvailable(): void;
+}
+
+export type EnsResult = { ok: true; address: string } | { ok: false; reason: string };
+
+export interface NameSource {
+  resolve(name: string): Promise<EnsResult>;
+  /** Primary names of addresses (lower-case address -> name), as many as resolve within a short wait. */
+  reverse(addresses: string[]): Promise<Record<string, string>>;
+}
+
+/** One line of the home page's "Sources in use" table: hosts only, since URLs may carry keys. */
+export interface SourceDescription {
+  operation: string;
+  source: string;
+  host: string;
+}
+
+/** An upstream health checks: through its breaker, by a JSON-RPC eth_chainId or a plain GET. */
+export interface SourceProbe {
+  name: string;
+  breaker: CircuitBreaker;
+  url: string;
+  check: 'rpc' | 'reach';
+}
+
+/** The configuration's choice, made once in lib/sources/index.ts. */
+export interface Sources {
+  kind: SourceKind;
+  /** Lantern reads the local devnet itself, or fronts a Lantern that does: the devnet account is offered. */
+  devnet: boolean;
+  chains: EvmChainSource;
+  history: WalletHistorySource;
+  nfts: WalletNftSource;
+  balance: BalanceSource;
+  transaction: TransactionSource;
+  nftResync: NftResyncSource;
+  tokenFacts: TokenFactsSource | null;
+  activity: WalletActivitySource | null;
+  signIn: SignInSource;
+  ledger(network: LedgerNetworkName): LedgerBlockSource;
+  names: NameSource;
+  describe(): SourceDescription[];
+  probes(): SourceProbe[];
+}

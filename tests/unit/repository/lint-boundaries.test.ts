@@ -1,0 +1,68 @@
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of eslint.config.mjs (docs/architecture.md) hold without anyone remembering them:
+ * each case is code someone might write, linted as if it were at `filePath`, and the rules it must
+ * break (line:rule), or none.
+ */
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: process.cwd() });
+});
+
+async function broken(filePath: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath });
+  return r.messages.map((m) => `${m.line}:${m.ruleId}`);
+}
+
+describe('layer boundaries', () => {
+  it.each([
+    ['a page importing the source picker', 'app/x/page.tsx', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['a component importing a source', 'components/x.tsx', "import { hostedRequest } from '@/lib/sources/hosted/client';\nexport const a = hostedRequest;\n"],
+    ['a source importing another by alias', 'lib/sources/ledger-node/x.ts', "import { hostedRequest } from '@/lib/sources/hosted/client';\nexport const a = hostedRequest;\n"],
+    ['a source importing another by path', 'lib/sources/ledger-node/x.ts', "import { hostedRequest } from '../hosted/client';\nexport const a = hostedRequest;\n"],
+    ['a source importing the picker', 'lib/sources/hosted/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['a source importing an operation', 'lib/sources/evm-node/x.ts', "import { getTransaction } from '@/lib/operations/transaction';\nexport const a = getTransaction;\n"],
+    ['an operation importing a source folder', 'lib/operations/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],
+    ['lib importing a component', 'lib/view/x.ts', "import { CopyButton } from '@/components/ui/copy-button';\nexport const a = CopyButton;\n"],
+  ])('refuses %s', async (_what, filePath, code) => {
+    expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
+  });
+
+  it('lets a source use its own files and the shared modules, and an operation the picker', async () => {
+    expect(
+      await broken(
+        'lib/sources/ledger-node/x.ts',
+        "import { ledgerNodeBreaker } from '@/lib/sources/breakers';\nimport { beyondHead } from '../ledger-errors';\nimport type { LedgerBlockSource } from '@/lib/sources/types';\nimport { nodeLedger } from './index';\nexport const a: [unknown, unknown, LedgerBlockSource | null, unknown] = [ledgerNodeBreaker, beyondHead, null, nodeLedger];\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await broken(
+        'lib/operations/x.ts',
+        "import { sources } from '@/lib/sources';\nimport { breakerSnapshots } from '@/lib/sources/breakers';\nexport const a = [sources, breakerSnapshots];\n",
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('one place each for the mode, the environment and logging', () => {
+  it('refuses reading the mode, process.env and the console outside their modules', async () => {
+    const code = [
+      "import { config } from '@/lib/config';",
+      "export const a = config().mode === 'hosted';",
+      'const c = config();',
+      'export const b = c.mode;',
+      'export const d = process.env.X;',
+      'console.log(a);',
+      '',
+    ].join('\n');
+    expect(await broken('lib/operations/x.ts', code)).toEqual(['2:no-restricted-syntax', '4:no-restricted-syntax', '5:no-restricted-properties', '6:no-console']);
+    expect(await broken('components/x.tsx', code)).toEqual(['2:no-restricted-syntax', '4:no-restricted-syntax', '5:no-restricted-properties', '6:no-console']);
+  });
+
+  it('lets lib/config.ts read the environment and lib/sources/index.ts the mode', async () => {
+    expect(await broken('lib/config.ts', 'export const d = process.env.X;\n')).toEqual([]);
+    expect(await broken('lib/sources/index.ts', "import { config } from '@/lib/config';\nexport const a = config().mode === 'hosted';\n")).toEqual([]);
+  });
+});
