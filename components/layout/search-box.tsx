@@ -1,24 +1,30 @@
 'use client';
 
-import Form from 'next/form';
+import { useRouter } from 'next/navigation';
 import { useId } from 'react';
 import { rememberSearch } from '@/lib/browser/recent-searches';
 
 /**
  * A GET form to /search, which decides where the input leads (works before JavaScript loads; with it,
- * next/form navigates without a full reload). Each search is remembered in this browser for the home
- * page's "Recent searches".
+ * the router navigates without a full reload). A plain form, not next/form: this sits on every page, and
+ * next/form's prefetching code would be a tenth of the app's own first-load JavaScript. Each search is
+ * remembered in this browser for the home page's "Recent searches".
  */
 export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
   const id = useId();
+  const router = useRouter();
   return (
-    <Form
+    <form
       action="/search"
+      method="get"
       role="search"
       className="flex min-w-0 flex-1 basis-72 items-center gap-2"
       onSubmit={(e) => {
         const q = new FormData(e.currentTarget).get('q');
-        if (typeof q === 'string') rememberSearch(q);
+        if (typeof q !== 'string') return;
+        e.preventDefault();
+        rememberSearch(q);
+        router.push(`/search?${new URLSearchParams({ q })}`);
       }}
     >
       <label htmlFor={id} className="sr-only">
@@ -38,6 +44,6 @@ export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
       <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1.5 text-sm font-medium text-ink hover:border-accent">
         Search
       </button>
-    </Form>
+    </form>
   );
 }
