@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { chainById } from '@/lib/chains';
+import { clock } from '@/lib/clock';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
@@ -11,7 +12,7 @@ import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, verifyChallenge } from '@/lib/operations/sign-in';
 import { rpcChainId } from '@/lib/sources/siwe-local';
 import { actionError, type ActionResult } from '@/lib/auth/action-result';
-import { endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge } from '@/lib/auth/session';
+import { DEFAULT_SESSION_S, endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge } from '@/lib/auth/session';
 import { deleteAllSavedWallets } from '@/lib/auth/saved-wallets';
 import { parseSiweMessage } from 'viem/siwe';
 import { matchOrigin } from '@/lib/security/public-origins.mjs';
@@ -85,6 +86,8 @@ export async function requestChallengeAction(address: string, chainId: number): 
       chainId: input.data.chainId,
       statement: STATEMENT,
       timeout: TIMEOUT_S,
+      // The wallet shows the person when this sign-in ends; the session ends exactly then.
+      expirationTime: new Date(clock.now() + DEFAULT_SESSION_S * 1000).toISOString(),
     });
     await rememberChallenge(message, TIMEOUT_S);
     return { ok: true, message };
