@@ -210,7 +210,10 @@ test('Save wallet on a wallet page: the label then names that counterparty on an
   for (const hash of await page.locator('li[data-tx-hash]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tx-hash')!))) {
     const tx = await rpc<{ from: string; to: string | null; value: string; input: string }>('eth_getTransactionByHash', [hash]);
     if (tx.input !== '0x' || BigInt(tx.value) === 0n || !tx.to) continue;
-    pick = { hash, counterparty: tx.from.toLowerCase() === dave.toLowerCase() ? tx.to : tx.from };
+    const counterparty = tx.from.toLowerCase() === dave.toLowerCase() ? tx.to : tx.from;
+    // The test wallet's own accounts are saved by other tests; this one saves a wallet nobody else does.
+    if ([alice.address, bob.address].some((a) => a.toLowerCase() === counterparty.toLowerCase())) continue;
+    pick = { hash, counterparty };
     break;
   }
   expect(pick, 'a plain ETH transfer of dave').toBeDefined();
@@ -236,4 +239,15 @@ test('Save wallet on a wallet page: the label then names that counterparty on an
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.reload();
   await expect(cell.getByRole('link', { name: new RegExp(`^${counterparty}$`, 'i') })).toBeVisible();
+
+  // Deleted from the saved list, the wallet page offers Save wallet again (and the next run starts clean).
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(signedInAs(page, alice.address)).toBeVisible();
+  await page.goto('/');
+  const list = page.getByRole('region', { name: 'Saved wallets' }).getByRole('list', { name: 'Saved wallets' });
+  await list.getByRole('button', { name: `Delete ${label}` }).click();
+  await expect(list.getByRole('link', { name: label })).toHaveCount(0);
+  await page.goto(`/wallet/${counterparty}`);
+  await expect(page.getByRole('button', { name: 'Save wallet' })).toBeVisible();
 });
