@@ -188,3 +188,66 @@ test('WalletConnect is offered only where the server has a project id, and fails
   await expect(dialog.getByRole('alert')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(0);
 });
+
+const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT}`; // chosen by playwright.config.ts
+
+async function rpc<T>(method: string, params: unknown[]): Promise<T> {
+  const res = await fetch(RPC, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  return ((await res.json()) as { result: T }).result;
+}
+
+test('Save wallet on a wallet page: the label then names that counterparty on another wallet’s history rows', async ({ page }) => {
+  // Dave, a small wallet of the seeded devnet; his counterparty in a plain ETH transfer, as the node says.
+  const dave = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+  await installTestWallet(page);
+  await page.goto(`/wallet/${dave}?spam=true`);
+  await expect(page.getByText('Sign in to save this wallet with a private label.')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(signedInAs(page, alice.address)).toBeVisible();
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  let pick: { hash: string; counterparty: string } | undefined;
+  for (const hash of await page.locator('li[data-tx-hash]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tx-hash')!))) {
+    const tx = await rpc<{ from: string; to: string | null; value: string; input: string }>('eth_getTransactionByHash', [hash]);
+    if (tx.input !== '0x' || BigInt(tx.value) === 0n || !tx.to) continue;
+    const counterparty = tx.from.toLowerCase() === dave.toLowerCase() ? tx.to : tx.from;
+    // The test wallet's own accounts are saved by other tests; this one saves a wallet nobody else does.
+    if ([alice.address, bob.address].some((a) => a.toLowerCase() === counterparty.toLowerCase())) continue;
+    pick = { hash, counterparty };
+    break;
+  }
+  expect(pick, 'a plain ETH transfer of dave').toBeDefined();
+  const { hash, counterparty } = pick!;
+
+  const label = `Dave’s counterparty ${Date.now().toString(36)}`;
+  await page.goto(`/wallet/${counterparty}`);
+  await page.getByRole('button', { name: 'Save wallet' }).click();
+  const form = page.getByRole('form', { name: new RegExp(`Label for ${counterparty}`, 'i') });
+  await form.getByLabel('Label').fill(label);
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(`Saved as ${label}`)).toBeVisible();
+  await page.reload();
+  await expect(page.getByText(`Saved as ${label}`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Edit label' })).toBeVisible();
+
+  await page.goto(`/wallet/${dave}?spam=true`);
+  const cell = page.locator(`li[data-tx-hash="${hash}" i] [data-role="counterparty"]`);
+  await expect(cell.getByRole('link', { name: new RegExp(`^${label}, ${counterparty}$`, 'i') })).toHaveText(label);
+  await expect(cell.getByText('(saved)')).toBeVisible();
+  // Signed out, the label is private: the same row shows the address, not the label.
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await page.reload();
+  await expect(cell.getByRole('link', { name: new RegExp(`^${counterparty}$`, 'i') })).toBeVisible();
+
+  // Deleted from the saved list, the wallet page offers Save wallet again (and the next run starts clean).
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(signedInAs(page, alice.address)).toBeVisible();
+  await page.goto('/');
+  const list = page.getByRole('region', { name: 'Saved wallets' }).getByRole('list', { name: 'Saved wallets' });
+  await list.getByRole('button', { name: `Delete ${label}` }).click();
+  await expect(list.getByRole('link', { name: label })).toHaveCount(0);
+  await page.goto(`/wallet/${counterparty}`);
+  await expect(page.getByRole('button', { name: 'Save wallet' })).toBeVisible();
+});

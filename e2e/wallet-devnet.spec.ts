@@ -121,6 +121,41 @@ test("bob's NFT grid shows the devnet collections' images and filters by contrac
   await expect(page.locator(`li[data-contract="${lights}"]`)).toHaveCount(0);
 });
 
+const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT}`; // chosen by playwright.config.ts
+
+async function blockTime(hash: string): Promise<number> {
+  const call = async <T,>(method: string, params: unknown[]) =>
+    ((await (await fetch(RPC, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: T }).result;
+  const tx = await call<{ blockNumber: string }>('eth_getTransactionByHash', [hash]);
+  return Number((await call<{ timestamp: string }>('eth_getBlockByNumber', [tx.blockNumber, false])).timestamp);
+}
+
+test('toolbar: a date range includes its to-date’s own transactions (whole UTC days), exactly the node’s', async ({ page }) => {
+  const dave = scenario().accounts.dave;
+  await page.goto(`/wallet/${dave.checksumAddress}?spam=true`);
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  const all = await rowHashes(page);
+  expect(all.length).toBeLessThan(25); // one page: every transaction of the wallet is here
+  const times = new Map(await Promise.all(all.map(async (h) => [h.toLowerCase(), await blockTime(h)] as const)));
+  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+  const days = [...new Set([...times.values()].map(day))].sort();
+  expect(days.length).toBeGreaterThanOrEqual(4);
+  const [fromDay, toDay] = [days[1], days[Math.floor(days.length / 2)]];
+  const from = Date.parse(`${fromDay}T00:00:00Z`) / 1000;
+  const to = Date.parse(`${toDay}T00:00:00Z`) / 1000 + 86_399;
+  const want = [...times].filter(([, t]) => t >= from && t <= to).map(([h]) => h).sort();
+  // The to-date's own transactions are after its first instant: a range ending there would drop them.
+  expect([...times.values()].filter((t) => day(t) === toDay && t > to - 86_399).length).toBeGreaterThan(0);
+
+  await page.getByText('Date or block range').click();
+  const form = page.getByRole('form', { name: 'Date or block range' });
+  await form.getByLabel('From date (UTC)').fill(fromDay);
+  await form.getByLabel('To date (UTC)').fill(toDay);
+  await form.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page).toHaveURL(new RegExp(`to_date=${toDay}`));
+  await expect.poll(async () => (await rowHashes(page)).map((h) => h.toLowerCase()).sort()).toEqual(want);
+});
+
 test('an airdrop of the spam token is hidden from the history until spam is shown', async ({ page }) => {
   const s = scenario();
   const alice = s.accounts.alice;

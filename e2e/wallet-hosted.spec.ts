@@ -344,20 +344,26 @@ test('toolbar: a block range is sent upstream and shows exactly the blocks in it
   await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
 });
 
-test('toolbar: a date range is sent upstream as ISO dates', async ({ page }) => {
+test('toolbar: a date range is sent upstream as ISO instants, the to-date’s whole day included', async ({ page }) => {
   const w = FILTER_WALLET(3);
   await page.goto(url(`/wallet/${cs(w)}`));
   await page.getByText('Date or block range').click();
   const form = page.getByRole('form', { name: 'Date or block range' });
   await form.getByLabel('From date (UTC)').fill('2025-01-01');
-  await form.getByLabel('To date (UTC)').fill('2025-01-02');
+  await form.getByLabel('To date (UTC)').fill('2025-01-01');
   await form.getByRole('button', { name: 'Apply range' }).click();
   await expect(page).toHaveURL(/from_date=2025-01-01/);
+  await expect(page).toHaveURL(/to_date=2025-01-01/);
   await expect.poll(() => lastUpstreamHistory(w)?.from_date).toBe('2025-01-01T00:00:00.000Z');
-  expect(lastUpstreamHistory(w)?.to_date).toBe('2025-01-02T00:00:00.000Z');
-  // The stub's transactions are an hour apart from 2025-01-01T00:00Z: all 23 are in the range.
-  // (A to-date is its day's first instant: 2025-01-01 to 2025-01-01 shows only 00:00's transaction.)
+  expect(lastUpstreamHistory(w)?.to_date).toBe('2025-01-01T23:59:59.999Z');
+  // The stub's transactions are an hour apart from 2025-01-01T00:00Z: all 23 fall on the 1st.
   await expect(page.locator('li[data-tx-hash]')).toHaveCount(23);
+  const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+  expect(new URL(csv!, app.url).searchParams.get('to_date')).toBe('2025-01-01');
+  const r = await page.request.get(url(csv!));
+  expect(r.status()).toBe(200);
+  expect((await r.text()).trimEnd().split('\r\n')).toHaveLength(1 + 23);
+  expect(lastUpstreamHistory(w)?.to_date).toBe('2025-01-01T23:59:59.999Z');
 });
 
 test('toolbar: the internal-transactions toggle asks the hosted API for them', async ({ page }) => {

@@ -51,6 +51,10 @@ const envSchema = z.object({
   TRUSTED_PROXY: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'TRUSTED_PROXY must be the number of proxy hops to trust' }).int().min(0).max(10).default(0)),
   UPSTREAM_CACHE: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'UPSTREAM_CACHE must be on or off' }).default('on')),
   UPSTREAM_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'UPSTREAM_TIMEOUT_MS must be a number' }).int().min(100).max(120_000).default(10_000)),
+  LANTERN_TEST_CLOCK_OFFSET_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'LANTERN_TEST_CLOCK_OFFSET_MS must be a number of milliseconds' }).int().min(0).default(0),
+  ),
   UPSTREAM_PROBE_INTERVAL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: 'UPSTREAM_PROBE_INTERVAL_MS must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
@@ -104,6 +108,8 @@ export interface Config {
   rateLimitPerMinute: number;
   trustedProxyHops: number;
   upstreamTimeoutMs: number;
+  /** Tests only: how far ahead of the wall clock this server's clock runs (lib/clock.ts). */
+  testClockOffsetMs: number;
   /** How long an upstream's open breaker answers 503 at once before one request probes it again. */
   upstreamProbeIntervalMs: number;
   /** Failures in a row (refused, reset, 5xx) that open an upstream's breaker; one timeout opens it at once. */
@@ -171,6 +177,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustedProxyHops: e.TRUSTED_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    testClockOffsetMs: e.LANTERN_TEST_CLOCK_OFFSET_MS,
     upstreamProbeIntervalMs: e.UPSTREAM_PROBE_INTERVAL_MS,
     upstreamBreakerFailures: e.UPSTREAM_BREAKER_FAILURES,
     upstreamCache: e.UPSTREAM_CACHE === 'on',

@@ -19,6 +19,10 @@ const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
 // Next would bind its WebSocket handler (development's hot reload; production has none) to the first
 // request's server and close every `Connection: Upgrade` request unanswered: give it a server of its own.
 const app = next({ dev: false, hostname, port, httpServer: new EventEmitter() });
+// lib/clock.ts: a test server's clock may run ahead; say so, so it is never mistaken for a real one.
+if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
+  console.warn(`LANTERN_TEST_CLOCK_OFFSET_MS is set: this server's clock runs ${process.env.LANTERN_TEST_CLOCK_OFFSET_MS} ms ahead of the wall clock (tests only).`);
+}
 const handle = app.getRequestHandler();
 await app.prepare();
 // Load every route before the first real request (LANTERN_WARM_UP=off skips it).

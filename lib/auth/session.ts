@@ -4,6 +4,7 @@ import { cache } from 'react';
 import { cookies } from 'next/headers';
 import { sealData, unsealData } from 'iron-session';
 import { getAddress, type Address } from 'viem';
+import { clock } from '@/lib/clock';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import type { VerifyResult } from '@/lib/interface/auth';
@@ -15,13 +16,14 @@ import { log } from '@/lib/log';
  * found by the token's SHA-256. So sign-out ends the session for every copy of the cookie, on every
  * instance at once; "sign out everywhere" and deleting a person's saved data end all of theirs.
  * httpOnly, SameSite=Lax, Secure in production; it ends at the signed message's Expiration Time when it
- * had one, else after 7 days.
+ * had one, else after 7 days, as measured by lib/clock.ts (the database's own clock is never asked).
  */
 
 export const SESSION_COOKIE = 'lantern_session';
 /** Binds a verify to the browser whose sign-in dialog asked for that exact challenge. */
 export const CHALLENGE_COOKIE = 'lantern_siwe';
-const DEFAULT_SESSION_S = 7 * 24 * 3600;
+/** A session's length when the message names no Expiration Time; the pages' sign-in names this one. */
+export const DEFAULT_SESSION_S = 7 * 24 * 3600;
 
 export interface Session {
   address: Address;
@@ -70,8 +72,8 @@ export const getSession = cache(async (): Promise<Session | null> => {
   try {
     const { rows } = await (await db()).query<Row>(
       `SELECT profile_id, address, chain_id, expires_at FROM sessions
-       WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()`,
-      [hashToken(token)],
+       WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > to_timestamp($2::double precision / 1000)`,
+      [hashToken(token), clock.now()],
     );
     const r = rows[0];
     if (!r) return null;
@@ -85,7 +87,7 @@ export const getSession = cache(async (): Promise<Session | null> => {
 
 /** Server actions only (cookies can be set there). */
 export async function startSession(record: VerifyResult): Promise<Session> {
-  const now = Date.now();
+  const now = clock.now();
   const expiresAt = record.expirationTime ? Date.parse(record.expirationTime) : now + DEFAULT_SESSION_S * 1000;
   const maxAge = Math.max(1, Math.floor((expiresAt - now) / 1000));
   const token = randomBytes(32).toString('hex');

@@ -2,13 +2,14 @@ import 'server-only';
 import { parseSiweMessage } from 'viem/siwe';
 import { z } from 'zod';
 import { chainById } from '@/lib/chains';
+import { clock } from '@/lib/clock';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, signInChains, verifyChallenge } from '@/lib/operations/sign-in';
 import { matchOrigin } from '@/lib/security/public-origins.mjs';
 import { deleteAllSavedWallets } from './saved-wallets';
-import { endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge, type Session } from './session';
+import { DEFAULT_SESSION_S, endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge, type Session } from './session';
 
 /**
  * Sign-in for Lantern's own pages (app/actions/auth.ts adapts these to server actions). The message's
@@ -60,6 +61,8 @@ export async function beginSignIn(originHeader: string | null, address: string, 
     chainId: input.data.chainId,
     statement: STATEMENT,
     timeout: TIMEOUT_S,
+    // The wallet shows the person when this sign-in ends; the session ends exactly then.
+    expirationTime: new Date(clock.now() + DEFAULT_SESSION_S * 1000).toISOString(),
   });
   await rememberChallenge(message, TIMEOUT_S);
   return { message };

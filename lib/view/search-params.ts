@@ -62,12 +62,20 @@ export type HistoryView = {
   cursor: string[];
 };
 
+/**
+ * The toolbar's to-date is a whole UTC day, inclusive: "to 2026-11-20" includes the 20th's
+ * transactions. The API reads a bare date as that day's first instant, so the page sends the day's last.
+ */
+export function toDateBound(toDate: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(toDate.trim()) ? `${toDate.trim()}T23:59:59.999Z` : toDate;
+}
+
 /** The published API's query for one page of a view (the last cursor is the current page's). */
 export function historyApiQuery(v: HistoryView): Record<string, string> {
   const q: Record<string, string> = { order: v.order.toUpperCase(), limit: String(HISTORY_PAGE_SIZE) };
   if (v.chain) q.chain = v.chain;
   if (v.from_date) q.from_date = v.from_date;
-  if (v.to_date) q.to_date = v.to_date;
+  if (v.to_date) q.to_date = toDateBound(v.to_date);
   if (v.from_block !== null) q.from_block = String(v.from_block);
   if (v.to_block !== null) q.to_block = String(v.to_block);
   if (v.internal) q.include_internal_transactions = 'true';

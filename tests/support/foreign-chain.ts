@@ -5,7 +5,7 @@ import { loadArtifacts } from '../fixtures/foreign-chain/compile.mjs';
 import { freePort } from './ports';
 
 /**
- * A chain Lantern did not write: its own anvil (chain id 31337, unlocked accounts), OpenZeppelin tokens,
+ * A chain Lantern did not write: its own anvil (chain id 31337 unless told, unlocked accounts), OpenZeppelin tokens,
  * a WETH-like wrapper, an ERC1967 proxy, a CREATE2 factory whose children pay in their constructor,
  * SELFDESTRUCT (in the creating transaction and later), CALLCODE, STATICCALL, reverted frames, reverted
  * and out-of-gas transactions, many transactions per block. The scenario is random (seeded) and keeps no
@@ -64,9 +64,13 @@ const artifacts = loadArtifacts();
 const abi = (name: string) => artifacts[name]!.abi as Abi;
 const GAS = '0x61a80'; // 400,000: every transaction names its gas, so nothing is estimated against pending state
 
-export async function startForeignChain(seed = 11): Promise<ForeignChain> {
+/**
+ * `chainId` and `host` make it another network's node: chain 137 on 127.0.0.2 is a Polygon node as an
+ * operator would run it (Lantern takes only 127.0.0.1/localhost for its own devnet).
+ */
+export async function startForeignChain(seed = 11, opts: { chainId?: number; host?: string } = {}): Promise<ForeignChain> {
   const port = await freePort();
-  const anvil = await spawnAnvil({ port, args: ['--hardfork', 'prague', '--accounts', '12', '--chain-id', '31337'] });
+  const anvil = await spawnAnvil({ port, host: opts.host, args: ['--hardfork', 'prague', '--accounts', '12', '--chain-id', String(opts.chainId ?? 31337)] });
   const rpc = rpcClient(anvil.url);
   try {
     const accounts = (await rpc.call('eth_accounts')) as Address[];

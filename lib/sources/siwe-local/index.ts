@@ -14,6 +14,7 @@ import {
   type PublicClient,
 } from 'viem';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
+import { clock } from '@/lib/clock';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
@@ -47,7 +48,8 @@ export function newNonce(): string {
 
 export async function localRequestChallenge(body: ChallengeRequestBody): Promise<ChallengeResponse> {
   checkUriMatchesDomain(body.domain, body.uri);
-  if (body.expirationTime && Date.parse(body.expirationTime) <= Date.now()) {
+  const now = clock.now();
+  if (body.expirationTime && Date.parse(body.expirationTime) <= now) {
     throw badParameter('expirationTime', 'expirationTime: is already in the past');
   }
   const nonce = newNonce();
@@ -62,7 +64,7 @@ export async function localRequestChallenge(body: ChallengeRequestBody): Promise
       version: '1',
       chainId: body.chainId,
       nonce,
-      issuedAt: new Date(),
+      issuedAt: new Date(now),
       expirationTime: body.expirationTime ? new Date(body.expirationTime) : undefined,
       notBefore: body.notBefore ? new Date(body.notBefore) : undefined,
       resources: body.resources,
@@ -77,8 +79,8 @@ export async function localRequestChallenge(body: ChallengeRequestBody): Promise
   const d = await db();
   await d.query(
     `INSERT INTO auth_challenges (id, nonce, message, address, chain_id, domain, uri, profile_id, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + $9::int * interval '1 second')`,
-    [id, nonce, message, address, body.chainId, body.domain, body.uri, profileId, body.timeout],
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_timestamp($9::double precision / 1000))`,
+    [id, nonce, message, address, body.chainId, body.domain, body.uri, profileId, now + body.timeout * 1000],
   );
   // Keep used and expired challenges a day, so a late replay is told "used"/"expired", then forget them.
   if (Math.random() < 0.02) {
@@ -99,12 +101,13 @@ interface ChallengeRow {
 
 export async function localVerifyChallenge({ message, signature }: VerifyBody): Promise<VerifyResult> {
   const parsed = parseStrict(message);
+  const now = clock.now();
   const d = await db();
   const row = (
     await d.query<ChallengeRow>(
-      `SELECT id, message, address, chain_id, profile_id, used_at IS NOT NULL AS used, expires_at <= now() AS expired
+      `SELECT id, message, address, chain_id, profile_id, used_at IS NOT NULL AS used, expires_at <= to_timestamp($2::double precision / 1000) AS expired
        FROM auth_challenges WHERE nonce = $1`,
-      [parsed.nonce],
+      [parsed.nonce, now],
     )
   ).rows[0];
   if (!row) throw new LanternError(404, 'challenge_not_found', 'No challenge with this nonce was issued by this server; request a new one.');
@@ -113,7 +116,6 @@ export async function localVerifyChallenge({ message, signature }: VerifyBody): 
   if (row.message !== message) {
     throw new LanternError(400, 'message_mismatch', 'The message is not exactly the challenge issued for this nonce (any changed character or line ending counts).');
   }
-  const now = Date.now();
   if (parsed.notBefore && parsed.notBefore.getTime() > now) {
     throw new LanternError(400, 'challenge_not_yet_valid', `The message is not valid before ${parsed.notBefore.toISOString()}.`);
   }
@@ -125,9 +127,10 @@ export async function localVerifyChallenge({ message, signature }: VerifyBody): 
   await checkSignature(address, chainId, message, signature as Hex);
 
   // The one gate: whoever sets used_at first wins; everyone else is told the challenge is used.
-  const won = await d.query(`UPDATE auth_challenges SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() RETURNING id`, [
-    parsed.nonce,
-  ]);
+  const won = await d.query(
+    `UPDATE auth_challenges SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > to_timestamp($2::double precision / 1000) RETURNING id`,
+    [parsed.nonce, clock.now()],
+  );
   if (won.rows.length === 0) {
     const again = (await d.query<{ used: boolean }>('SELECT used_at IS NOT NULL AS used FROM auth_challenges WHERE nonce = $1', [parsed.nonce])).rows[0];
     throw again?.used ? used() : expired();

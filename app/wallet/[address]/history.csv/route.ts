@@ -2,6 +2,7 @@ import { api, parseParam, parseQuery } from '@/lib/api/handler';
 import { addressSchema } from '@/lib/interface/common';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { historyCsvStream } from './history-csv';
+import { toDateBound } from '@/lib/view/search-params';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,6 +18,8 @@ export const GET = api<{ address: string }>(
     // The page's URL speaks `internal` and `order=asc`; the operation speaks the API's names.
     if (url.searchParams.has('internal')) url.searchParams.set('include_internal_transactions', url.searchParams.get('internal') ?? '');
     url.searchParams.delete('internal');
+    const toDate = url.searchParams.get('to_date');
+    if (toDate) url.searchParams.set('to_date', toDateBound(toDate));
     const includeSpam = url.searchParams.get('spam') === 'true';
     url.searchParams.delete('spam');
     for (const k of ['cursor', 'time', 'limit']) url.searchParams.delete(k);

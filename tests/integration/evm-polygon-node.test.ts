@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { historyPageSchema, type WalletTransaction } from '../../lib/interface/history';
+import { oracle, startForeignChain, ZERO, type ForeignChain, type OracleTx } from '../support/foreign-chain';
+import { startLantern, type LanternInstance } from '../support/lantern';
+
+// Node mode on a network other than the devnet: an anvil that is chain 137 (Polygon), at an address
+// that is not Lantern's devnet, with random transactions Lantern did not write. Each wallet's history
+// must be what the node says (receipts and callTracer traces, tests/support/foreign-chain.ts `oracle`),
+// whether the request names polygon or names no chain (the node's own); the devnet and any other chain
+// are a 400 naming `chain`, since one node serves one network.
+
+let chain: ForeignChain;
+let facts: OracleTx[];
+let lantern: LanternInstance;
+
+beforeAll(async () => {
+  chain = await startForeignChain(29, { chainId: 137, host: '127.0.0.2' });
+  await chain.round(90);
+  facts = await oracle(chain.rpc);
+  lantern = await startLantern({ EVM_RPC_URL: chain.url });
+}, 300_000);
+
+afterAll(async () => {
+  await lantern?.stop();
+  await chain?.stop();
+});
+
+async function get(path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${lantern.url}${path}`);
+  return { status: res.status, body: await res.json() };
+}
+
+async function allHistory(wallet: string, chainParam: string): Promise<WalletTransaction[]> {
+  const out: WalletTransaction[] = [];
+  let cursor = '';
+  for (let n = 0; n < 100; n++) {
+    const r = await get(`/api/v2.2/wallets/${wallet}/history?order=ASC&limit=20${chainParam}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const page = historyPageSchema.parse(r.body);
+    out.push(...page.result);
+    if (!page.cursor) break;
+    cursor = page.cursor;
+  }
+  return out;
+}
+
+const transfersOf = (t: WalletTransaction) => t.native_transfers.map((n) => `${n.from_address}>${n.to_address}:${n.value}`).sort();
+
+describe('node mode on Polygon (chain 137), not the devnet', () => {
+  it('the node is chain 137, with transactions of every kind', async () => {
+    expect(await chain.rpc.call('eth_chainId')).toBe('0x89');
+    expect(facts.length).toBeGreaterThanOrEqual(90);
+    expect(facts.some((t) => t.transfers.length > 1)).toBe(true);
+  });
+
+  it('every wallet’s history, chain=polygon and with no chain named, is exactly the node’s transactions and native transfers', async () => {
+    const byHash = new Map(facts.map((t) => [t.hash, t]));
+    const wallets = [...new Set(facts.flatMap((t) => [...t.parties]))].filter((a) => a !== ZERO).sort();
+    expect(wallets.length).toBeGreaterThanOrEqual(8);
+    for (const wallet of wallets) {
+      const want = facts.filter((t) => t.parties.has(wallet)).sort((a, b) => a.block - b.block || a.index - b.index).map((t) => t.hash);
+      for (const param of ['&chain=polygon', '&chain=0x89', '']) {
+        const got = await allHistory(wallet, param);
+        expect(got.map((t) => t.hash), `history of ${wallet} (${param || 'no chain'})`).toEqual(want);
+        for (const t of got) expect(transfersOf(t), `native transfers of ${t.hash}`).toEqual(byHash.get(t.hash)!.transfers);
+      }
+    }
+  }, 600_000);
+
+  it('a request for the devnet chain is a 400 naming chain; so is one for a chain the node does not serve', async () => {
+    const wallet = chain.wallets[0];
+    for (const c of ['devnet', '0x7a69']) {
+      const r = await get(`/api/v2.2/wallets/${wallet}/history?chain=${c}`);
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_parameter', parameter: 'chain' });
+      expect(r.body.message).toMatch(/^chain: devnet is not available for wallet history; allowed values: eth \(0x1\), /);
+    }
+    const eth = await get(`/api/v2.2/wallets/${wallet}/history?chain=eth`);
+    expect(eth.status, JSON.stringify(eth.body)).toBe(400);
+    expect(eth.body).toMatchObject({
+      code: 'invalid_parameter',
+      parameter: 'chain',
+      message: 'chain: this Lantern reads one EVM node, which serves polygon (0x89), not eth (0x1)',
+    });
+  });
+});
