@@ -6,7 +6,8 @@ import { db } from '@/lib/db';
 import type { BalanceQuery, NativeBalance } from '@/lib/interface/balance';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeRequestChain } from '@/lib/sources/evm-node';
-import { nodeHead, nodeNativeBalance } from '@/lib/sources/evm-node/balance';
+import { nodeNativeBalance } from '@/lib/sources/evm-node/balance';
+import { chainHead } from '@/lib/sources/evm-node/chain';
 import { hostedNativeBalance } from '@/lib/sources/hosted/balance';
 import { getWalletHistory } from './wallet-history';
 
@@ -31,8 +32,9 @@ export async function getNativeBalance(address: string, query: BalanceQuery): Pr
     const answer = await cached(`balance:hosted:${chain.hex}:${wallet}`, { ttl: HOSTED_BALANCE_TTL_S }, () => hostedNativeBalance(address, chain));
     return { ...answer, chain };
   }
-  const head = await nodeHead();
-  const balance = await cached(`balance:node:${chain.hex}:${wallet}:${head}`, { ttl: NODE_BALANCE_TTL_S }, () => nodeNativeBalance(address, chain, head));
+  // Keyed by epoch and head: a head replaced at the same height (a reorg) is a new key too.
+  const { head, epoch } = await chainHead();
+  const balance = await cached(`balance:node:${chain.hex}:${wallet}:e${epoch}@${head}`, { ttl: NODE_BALANCE_TTL_S }, () => nodeNativeBalance(address, chain, head));
   return { balance, chain };
 }
 

@@ -5,16 +5,17 @@ import { config } from '@/lib/config';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
 import { nodeRequestChain, nodeWalletNfts } from '@/lib/sources/evm-node';
-import { headBlock } from '@/lib/sources/evm-node/rpc';
+import { chainMark } from '@/lib/sources/evm-node/chain';
 import { hostedWalletNfts } from '@/lib/sources/hosted/wallet-nfts';
 
 async function plan(address: string, query: NftQuery) {
   const c = config();
   const chain =
     c.mode === 'hosted' ? resolveChain(query.chain ?? c.defaultChain, 'nfts', { devnet: c.acceptDevnet }) : await nodeRequestChain(query.chain, 'nfts');
-  // Node mode: a listing is kept under the head block it was computed at (a new block may change it, and
-  // a new key makes the next request catch up); the head itself is shared for at most a second.
-  const at = c.mode === 'hosted' ? '' : `@${await headBlock()}`;
+  // Node mode: a listing is kept under the chain's epoch and the head block it was computed at (a new
+  // block may change it, and a new key makes the next request catch up; a new epoch means the node left
+  // the chain it was indexed from); the head itself is shared for at most a second.
+  const at = c.mode === 'hosted' ? '' : `@${(await chainMark()).head}`;
   return {
     key: `nfts:${c.mode}:${chain.hex}:${address}:${stableKey(query)}${at}`,
     load: () => (c.mode === 'hosted' ? hostedWalletNfts(address, chain, query) : nodeWalletNfts(address, chain, query)),

@@ -1,6 +1,7 @@
 import 'server-only';
 import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
 import { db } from '@/lib/db';
+import { onChainChange } from './chain';
 import { rpc } from './rpc';
 import { TOPIC_TRANSFER, ZERO_TOPIC, topicAddress } from './logs';
 
@@ -41,6 +42,7 @@ const ERC721_ID = '0x80ac58cd';
 const ERC1155_ID = '0xd9b67a26';
 
 const memory = new Map<string, TokenFacts>();
+onChainChange(() => memory.clear()); // chain.ts dropped the facts of contracts the node may no longer have
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 

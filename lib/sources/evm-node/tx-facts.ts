@@ -2,6 +2,7 @@ import 'server-only';
 import type { Hex } from 'viem';
 import { db } from '@/lib/db';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
+import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
 import { fromParityTraces, type ParityTrace } from './transfers';
 
@@ -51,6 +52,11 @@ export interface TxFacts {
 
 const MEMORY_MAX = 20_000;
 const memory = new Map<string, TxFacts>();
+// A transaction re-included after a reorg has another block: what was kept of the old chain is forgotten.
+onChainChange(() => {
+  memory.clear();
+  blockMemory.clear();
+});
 
 function remember(chainId: number, f: TxFacts) {
   if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!);
