@@ -41,8 +41,12 @@ const abi = parseAbi([
 const ERC721_ID = '0x80ac58cd';
 const ERC1155_ID = '0xd9b67a26';
 
+/**
+ * Reuse rule: a token's facts are read once and kept (memory and evm_token) while the node stays on the
+ * chain they were read from; chain.ts drops those read after a fork point and this memory is forgotten.
+ */
 const memory = new Map<string, TokenFacts>();
-onChainChange(() => memory.clear()); // chain.ts dropped the facts of contracts the node may no longer have
+onChainChange(() => memory.clear());
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 
