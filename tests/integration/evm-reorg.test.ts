@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
@@ -157,6 +158,17 @@ async function expectFollowsNode(instances: LanternInstance[]) {
   return want;
 }
 
+/** The chain's epoch in the shared database: how many times the instances together found the node on another chain. */
+async function epoch(): Promise<number> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query<{ epoch: number }>('SELECT epoch FROM evm_chain_state WHERE chain_id = 31337')).rows[0].epoch;
+  } finally {
+    await c.end();
+  }
+}
+
 async function startChain() {
   anvil = await spawnAnvil({ port, args: ['--accounts', '6', '--timestamp', GENESIS_TS] });
   accounts = (await rpc<Hex[]>('eth_accounts')).map((x) => x.toLowerCase() as Hex);
@@ -188,6 +200,7 @@ describe.skipIf(!available)('a chain replaced under two Lantern instances', () =
   it('serve the chain as indexed while it holds', async () => {
     const want = await expectFollowsNode([a, b]);
     expect(want).toHaveLength(8);
+    expect(await epoch()).toBe(1);
   });
 
   it('after anvil_reorg replaces the last 4 blocks at the same height, serve the new blocks, not the old', async () => {
@@ -200,12 +213,15 @@ describe.skipIf(!available)('a chain replaced under two Lantern instances', () =
     const after = await expectFollowsNode([b, a]);
     expect(after.filter((t) => before.some((o) => o.hash === t.hash))).toHaveLength(before.length - 4);
     expect(after).toHaveLength(before.length - 3);
+    // Found once between the two instances: the second saw the first's drop, it did not drop again.
+    expect(await epoch()).toBe(2);
   });
 
   it('after anvil_rollback (the head goes back) and other blocks, serve those', async () => {
     await rpc('anvil_rollback', [2]);
     await send(wallet(), accounts[5], '0x', 21n);
     await expectFollowsNode([a, b]);
+    expect(await epoch()).toBe(3);
   });
 
   it('after the node restarts on the same port from the same genesis with other blocks, serve the new chain', async () => {
@@ -219,6 +235,7 @@ describe.skipIf(!available)('a chain replaced under two Lantern instances', () =
     await send(accounts[0], nft, call('mint', [accounts[2]]));
     await send(accounts[0], nft, call('mint', [wallet()]));
     await expectFollowsNode([a, b]);
+    expect(await epoch()).toBe(4);
   });
 
   it('page ASC to the end, then again after new blocks: the end page is not served from the cache', async () => {
@@ -227,5 +244,6 @@ describe.skipIf(!available)('a chain replaced under two Lantern instances', () =
     await send(accounts[0], nft, call('mint', [wallet()]));
     const want = await expectFollowsNode([b, a]);
     expect(want.at(-1)!.block).toBe(Number(await rpc<Hex>('eth_blockNumber')));
+    expect(await epoch()).toBe(4); // new blocks on the same chain are no change of chain
   });
 });

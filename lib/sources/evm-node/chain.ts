@@ -154,7 +154,8 @@ async function verify(chainId: number, seen: HeadInfo): Promise<Verified> {
       }
       await tx.query(
         `INSERT INTO evm_chain_checkpoint (chain_id, number, hash) VALUES ($1, $2, $3)
-         ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash, seen_at = now()`,
+         ON CONFLICT (chain_id, number) DO UPDATE SET hash = EXCLUDED.hash,
+           seen_at = CASE WHEN evm_chain_checkpoint.hash = EXCLUDED.hash THEN evm_chain_checkpoint.seen_at ELSE now() END`,
         [chainId, latest.number, latest.hash],
       );
       // Dense near the head, then the oldest checkpoint of each 4096-block bucket.
