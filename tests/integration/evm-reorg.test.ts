@@ -169,8 +169,8 @@ async function epoch(): Promise<number> {
   }
 }
 
-async function startChain() {
-  anvil = await spawnAnvil({ port, args: ['--accounts', '6', '--timestamp', GENESIS_TS] });
+async function startChain(genesisTimestamp = GENESIS_TS) {
+  anvil = await spawnAnvil({ port, args: ['--accounts', '6', '--timestamp', genesisTimestamp] });
   accounts = (await rpc<Hex[]>('eth_accounts')).map((x) => x.toLowerCase() as Hex);
 }
 
@@ -245,5 +245,18 @@ describe.skipIf(!available)('a chain replaced under two Lantern instances', () =
     const want = await expectFollowsNode([b, a]);
     expect(want.at(-1)!.block).toBe(Number(await rpc<Hex>('eth_blockNumber')));
     expect(await epoch()).toBe(4); // new blocks on the same chain are no change of chain
+  });
+
+  it('after the node restarts on the same port from another genesis, serve only the new chain', async () => {
+    const genesis = (await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash;
+    await anvil.stop();
+    await startChain('1800000000');
+    expect((await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash).not.toBe(genesis);
+    expect(await deployNft()).toBe(nft);
+    await send(wallet(), accounts[3], '0x', 51n);
+    await send(accounts[0], nft, call('mint', [wallet()]));
+    const want = await expectFollowsNode([b, a]);
+    expect(want).toHaveLength(2);
+    expect(await epoch()).toBe(5);
   });
 });
