@@ -179,10 +179,10 @@ function startJob(key: string, chainId: number, owner: string): Promise<void> {
       if (e instanceof ChainChangedError) return; // its row is gone; the next request starts over
       console.error(`NFT indexing of ${owner} on chain ${chainId} failed:`, e instanceof Error ? e.message : e);
       const d = await db();
-      // Only this chain's job: after a change of chain the row may be a new job's.
-      await d
-        .query(`UPDATE evm_nft_sync SET status = 'failed' WHERE chain_id = $1 AND owner = $2 AND ${SAME_EPOCH}`, [chainId, owner, epoch ?? -1])
-        .catch(() => undefined);
+      // Only this chain's job: after a change of chain the row may be a new job's. (No epoch: it failed
+      // before it began, on the row it had just claimed.)
+      const sql = `UPDATE evm_nft_sync SET status = 'failed' WHERE chain_id = $1 AND owner = $2`;
+      await (epoch === undefined ? d.query(sql, [chainId, owner]) : d.query(`${sql} AND ${SAME_EPOCH}`, [chainId, owner, epoch])).catch(() => undefined);
     })
     .finally(() => {
       if (jobs.get(key) === job) jobs.delete(key);
