@@ -34,6 +34,8 @@ const envSchema = z.object({
   LEDGER_API_URL_TESTNET: optionalUrl('LEDGER_API_URL_TESTNET'),
   LEDGER_API_URL_LOCAL: optionalUrl('LEDGER_API_URL_LOCAL'),
   EVM_RPC_URL: optionalUrl('EVM_RPC_URL'),
+  EVM_REORG_DEPTH: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_REORG_DEPTH must be a number of blocks' }).int().min(0).max(10_000).default(12)),
+  EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
   DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
   DATABASE_URL: z.preprocess(
@@ -89,6 +91,10 @@ export interface Config {
   evmRpcUrl: string;
   /** True when EVM_RPC_URL is the embedded devnet (chain 31337 is then accepted and the default). */
   evmIsDevnet: boolean;
+  /** Blocks this close to the head may still be replaced: indexed, rescanned next time, never kept as final (devnet too). */
+  evmReorgDepth: number;
+  /** How long one read of the node's head (and its hash) is shared by the requests of an instance. */
+  evmHeadTtlMs: number;
   ensRpcUrl?: string;
   /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
   defaultChain: string;
@@ -164,6 +170,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     evmRpcUrl,
     evmIsDevnet: isLocal(evmRpcUrl),
+    evmReorgDepth: e.EVM_REORG_DEPTH,
+    evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     ensRpcUrl: e.ENS_RPC_URL,
     defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
     acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),

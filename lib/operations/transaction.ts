@@ -6,7 +6,8 @@ import { sources, type TokenFacts } from '@/lib/sources';
 /**
  * One transaction by hash, plain or verbose. Caching: a transaction in a final block never changes, so
  * node mode keeps it a day; one within the reorg depth of the head 5 s; hosted answers 60 s. Errors
- * (unknown, pending) are never cached: a pending transaction is mined moments later.
+ * (unknown, pending) are never cached: a pending transaction is mined moments later. Node keys hold the
+ * chain's epoch: a reorg past the final depth, a rollback or a restarted devnet starts a new one.
  */
 const FINAL_TTL_S = 24 * 60 * 60;
 const RECENT_TTL_S = 5;
@@ -16,7 +17,8 @@ export async function getTransaction(hash: string, query: TransactionQuery, verb
   const s = sources();
   const opts = { verbose, internal: query.include === 'internal_transactions' };
   const chain = await s.chains.requestChain(query.chain, 'history');
-  const key = `tx:${s.kind}:${chain.hex}:${hash}:${verbose ? 'v' : 'p'}:${opts.internal ? 'i' : '-'}`;
+  const mark = await s.chains.mark();
+  const key = `tx:${s.kind}:${chain.hex}:${mark ? `${mark.epoch}:` : ''}${hash}:${verbose ? 'v' : 'p'}:${opts.internal ? 'i' : '-'}`;
   const ttl = (v: { final: boolean | null }) => (v.final === null ? HOSTED_TTL_S : v.final ? FINAL_TTL_S : RECENT_TTL_S);
   const out = await cached(key, { ttl }, () => s.transaction.transaction(hash, chain, opts));
   return out.tx;

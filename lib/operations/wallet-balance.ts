@@ -19,12 +19,14 @@ export async function getNativeBalance(address: string, query: BalanceQuery): Pr
   const s = sources();
   const chain = await s.chains.requestChain(query.chain, 'history');
   const wallet = address.toLowerCase();
-  const head = await s.chains.head();
+  const mark = await s.chains.mark();
+  const head = mark === null ? null : await s.chains.head();
   const load = () => s.balance.nativeBalance(address, chain, head);
+  // Node: keyed by epoch and head, so a head replaced at the same height (a reorg) is a new key too.
   const balance =
-    head === null
+    mark === null
       ? await cached(`balance:${s.kind}:${chain.hex}:${wallet}`, { ttl: HOSTED_BALANCE_TTL_S }, load)
-      : await cached(`balance:${s.kind}:${chain.hex}:${wallet}:${head}`, { ttl: NODE_BALANCE_TTL_S }, load);
+      : await cached(`balance:${s.kind}:${chain.hex}:${wallet}:${mark.head}`, { ttl: NODE_BALANCE_TTL_S }, load);
   return { balance, chain };
 }
 

@@ -8,13 +8,18 @@ import { sources } from '@/lib/sources';
  *
  * A page is *closed* when new blocks cannot change it: a DESC page after a cursor (anchored below the
  * position the first page saw; nothing is added below), or an ASC page that has a next cursor (rows
- * after its last row exist, so new transactions land after them). In node mode it must also hold only
- * final blocks (at or below head - reorg depth). Closed pages are kept under a key without the head
- * (CLOSED_TTL_S). Every other page is *open* (a DESC first page starts at the head; an ASC page without a
- * next cursor ends at it): in node mode it is kept under a key that includes the head block it was
- * computed at, so a new block is a new key and the next request sees the new transactions; the head itself
- * is shared for at most one second (lib/sources/evm-node/rpc.ts). The hosted API does not tell Lantern its
- * head, so there an open page is kept OPEN_HOSTED_TTL_S only.
+ * after its last row exist, so new transactions land after them, on a later page). In node mode it must
+ * also hold only final blocks (at or below head - reorg depth). Closed pages are kept CLOSED_TTL_S under
+ * a key without the head. Every other page is *open*: a DESC first page starts at the head, and an ASC
+ * page without a next cursor ends at it, so the next block may add rows to it. In node mode an open page
+ * is kept under a key holding the head block it was computed at, so the first request after a new block
+ * computes it again and sees the new transactions; the head itself is shared for at most one second
+ * (EVM_HEAD_TTL_MS, lib/sources/evm-node/rpc.ts). The hosted API does not tell Lantern its head, so there
+ * an open page is kept OPEN_HOSTED_TTL_S only.
+ *
+ * Node mode: every key also holds the chain's epoch (lib/sources/evm-node/chain.ts), which grows when the
+ * node is found on another chain or fork than the one indexed, so no page of the old chain, closed or
+ * open, is served again, by this instance or any other sharing Redis, once it has seen the new head.
  */
 const CLOSED_TTL_S = 300;
 const OPEN_NODE_TTL_S = 60; // per head block: bounds memory, never freshness
@@ -23,7 +28,9 @@ const OPEN_HOSTED_TTL_S = 5;
 async function plan(address: string, query: HistoryQuery) {
   const s = sources();
   const chain = await s.chains.requestChain(query.chain, 'history');
-  const base = `history:${s.kind}:${chain.hex}:${address}:${stableKey(query)}`;
+  // A source that follows its chain (node): keys carry the chain's epoch, so pages of a chain the node left are never served.
+  const mark = await s.chains.mark();
+  const base = `history:${s.kind}:${chain.hex}:${mark ? `${mark.epoch}:` : ''}${address}:${stableKey(query)}`;
   const desc = query.order === 'DESC';
   const closed = async (page: HistoryPage): Promise<boolean> => {
     if (!(desc ? !!query.cursor : page.cursor !== null)) return false;
@@ -36,10 +43,9 @@ async function plan(address: string, query: HistoryQuery) {
   /** The page (or a value made of it, e.g. its JSON text) under the rule above. */
   const serve = async <T>(suffix: string, make: (page: HistoryPage) => T): Promise<T> => {
     const outer = await cached(`${base}${suffix}`, { ttl: (v: { closed: boolean }) => (v.closed ? CLOSED_TTL_S : 0) }, async () => {
-      const head = await s.chains.head();
-      const openKey = head === null ? `${base}~open${suffix}` : `${base}@${head}${suffix}`;
+      const openKey = mark ? `${base}@${mark.head}${suffix}` : `${base}~open${suffix}`;
       let isClosed = false;
-      const value = await cached(openKey, { ttl: head === null ? OPEN_HOSTED_TTL_S : OPEN_NODE_TTL_S }, async () => {
+      const value = await cached(openKey, { ttl: mark === null ? OPEN_HOSTED_TTL_S : OPEN_NODE_TTL_S }, async () => {
         const page = await load();
         isClosed = await closed(page);
         return make(page);

@@ -7,11 +7,11 @@ import { sources } from '@/lib/sources';
 async function plan(address: string, query: NftQuery) {
   const s = sources();
   const chain = await s.chains.requestChain(query.chain, 'nfts');
-  // A source that reads at a head (node mode): a listing is kept under the head block it was computed at
-  // (a new block may change it, and a new key makes the next request catch up); the head itself is shared
-  // for at most a second.
-  const head = await s.chains.head();
-  const at = head === null ? '' : `@${head}`;
+  // A source that reads at a head (node mode): a listing is kept under the chain's epoch and the head block
+  // it was computed at (a new block may change it, and a new key makes the next request catch up; a new
+  // epoch means the node left the chain it was indexed from); the head itself is shared for at most a second.
+  const mark = await s.chains.mark();
+  const at = mark === null ? '' : `@${mark.head}`;
   return {
     key: `nfts:${s.kind}:${chain.hex}:${address}:${stableKey(query)}${at}`,
     load: () => s.nfts.nfts(address, chain, query),

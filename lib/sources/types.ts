@@ -23,6 +23,12 @@ export interface EvmChainSource {
   requestChain(value: string | undefined, operation: ChainOperation): Promise<Chain>;
   /** The head block answers are read at (shared for a second); null when the source does not say (hosted). */
   head(): Promise<number | null>;
+  /**
+   * Which chain answers are read from, for cache keys: `epoch` changes when the node is no longer on the
+   * chain Lantern indexed (a reorg past a kept block, a reset); `head` is `epoch@block`. Null when the
+   * source does not say (hosted).
+   */
+  mark(): Promise<{ epoch: string; head: string } | null>;
   /** Blocks this close to the head may still be replaced by a reorg; null when the source does not say. */
   reorgDepth(): number | null;
 }

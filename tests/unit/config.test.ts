@@ -15,6 +15,14 @@ describe('configuration', () => {
     expect(c.rateLimitPerMinute).toBe(300);
   });
 
+  it('keeps an unfinal tail of 12 blocks, on the devnet too, and shares the head for a second, unless told', () => {
+    expect([parseConfig(base).evmReorgDepth, parseConfig(base).evmHeadTtlMs]).toEqual([12, 1000]);
+    const c = parseConfig({ ...base, EVM_REORG_DEPTH: '0', EVM_HEAD_TTL_MS: '250' });
+    expect([c.evmReorgDepth, c.evmHeadTtlMs]).toEqual([0, 250]);
+    expect(() => parseConfig({ ...base, EVM_REORG_DEPTH: 'deep' })).toThrow(/EVM_REORG_DEPTH: EVM_REORG_DEPTH must be a number of blocks/);
+    expect(() => parseConfig({ ...base, EVM_HEAD_TTL_MS: '-1' })).toThrow(/EVM_HEAD_TTL_MS/);
+  });
+
   it('switches to hosted mode with a key, and the ledger defaults follow', () => {
     const c = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' });
     expect(c.mode).toBe('hosted');

@@ -2,7 +2,8 @@ import 'server-only';
 import type { Hex } from 'viem';
 import { db } from '@/lib/db';
 import { getLogsRange, transferFilters } from './logs';
-import { RpcMethodError, headBlock, hexNum, reorgDepth, rpc } from './rpc';
+import { ChainChangedError, assertEpoch, chainHead } from './chain';
+import { RpcMethodError, hexNum, reorgDepth, rpc } from './rpc';
 import { selfdestructsTo } from './selfdestructs';
 
 /**
@@ -23,6 +24,8 @@ import { selfdestructsTo } from './selfdestructs';
  * - `eth_getLogs` with topic filters: ERC-20/721 Transfer and ERC-1155 TransferSingle/Batch with the
  *   wallet as sender or recipient (the log-only parties the above cannot see).
  * `indexed_to` stops `reorgDepth()` blocks short of the head: the tail is indexed but rescanned next time.
+ * A deeper change (a reorg past the tail, a rollback, a restarted devnet) is found by chain.ts, which
+ * drops the rows after the fork; a scan that overlapped it does not commit (assertEpoch) and is redone.
  */
 
 interface Row {
@@ -32,28 +35,32 @@ interface Row {
 }
 
 const inflight = new Map<string, Promise<number>>();
-/** Head at the last scan per wallet: no new block, no scan. */
-const scannedAt = new Map<string, number>();
+/** Chain epoch and head at the last scan per wallet: no new block, no scan. */
+const scannedAt = new Map<string, string>();
 
 /** Brings the wallet's index up to the head; resolves to the head it covers. */
 export function ensureWalletIndexed(chainId: number, address: string): Promise<number> {
   const key = `${chainId}:${address}`;
   let p = inflight.get(key);
   if (!p) {
-    p = extend(chainId, address, key).finally(() => inflight.delete(key));
+    // A scan that overlapped a change of chain is redone once, on the chain as it is now.
+    p = extend(chainId, address, key)
+      .catch((e) => (e instanceof ChainChangedError ? extend(chainId, address, key) : Promise.reject(e)))
+      .finally(() => inflight.delete(key));
     inflight.set(key, p);
   }
   return p;
 }
 
 async function extend(chainId: number, address: string, key: string): Promise<number> {
-  const head = await headBlock();
-  if (scannedAt.get(key) === head) return head;
+  const { head, epoch } = await chainHead();
+  const mark = `${epoch}@${head}`;
+  if (scannedAt.get(key) === mark) return head;
   const d = await db();
   const { rows } = await d.query<{ indexed_to: string }>('SELECT indexed_to FROM evm_wallet_index WHERE chain_id = $1 AND address = $2', [chainId, address]);
   const from = rows[0] ? Number(rows[0].indexed_to) : 0; // exclusive; block 0 (genesis) holds no transactions
   if (from >= head) {
-    scannedAt.set(key, head);
+    scannedAt.set(key, mark);
     return head;
   }
   const [direct, logs] = await Promise.all([directActivity(chainId, address, from, head), getLogsRange(transferFilters(address), from + 1, head)]);
@@ -65,6 +72,7 @@ async function extend(chainId: number, address: string, key: string): Promise<nu
   }
   const safe = Math.max(from, head - reorgDepth());
   await d.transaction(async (tx) => {
+    await assertEpoch(tx, chainId, epoch);
     // The unconfirmed tail of the previous scan is replaced by what the node says now.
     await tx.query('DELETE FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2 AND block_number > $3', [chainId, address, from]);
     const all = [...found.values()];
@@ -82,7 +90,7 @@ async function extend(chainId: number, address: string, key: string): Promise<nu
       [chainId, address, safe],
     );
   });
-  scannedAt.set(key, head);
+  scannedAt.set(key, mark);
   return head;
 }
 

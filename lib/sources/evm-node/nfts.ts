@@ -8,7 +8,8 @@ import { queryBinding, readCursor, signCursor } from './cursor';
 import { TOPIC_TRANSFER, ZERO_ADDRESS, getLogsRange, parseTransferLog, transferFilters, type NftMove } from './logs';
 import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
 import { scheduleMetadataFetch } from './metadata-fetch';
-import { assertNodeChain, headBlock } from './rpc';
+import { ChainChangedError, assertEpoch, chainHead, currentChain } from './chain';
+import { assertNodeChain } from './rpc';
 import { tokenFactsMany } from './tokens';
 
 /**
@@ -20,7 +21,9 @@ import { tokenFactsMany } from './tokens';
  * SYNCING with what is known so far. Progress (`synced_to`) is committed with each block span's
  * balance changes, so a restart resumes where it stopped; a job whose heartbeat is older than a
  * minute (its process died) is taken over by the next request. Once SYNCED, later requests first
- * catch up with the blocks that arrived since, inline.
+ * catch up with the blocks that arrived since, inline. When the node leaves the chain a job indexed
+ * (chain.ts), the owner's balances and job row are dropped and the next request starts over; a job
+ * of the old chain stops at its next commit (assertEpoch) and leaves the new job's row alone.
  */
 
 const SPAN = 20_000;
@@ -123,6 +126,8 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
 /** Starts, resumes or catches up the owner's indexing job; answers the status to report. */
 async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' | 'SYNCING'> {
   const key = `${chainId}:${owner}`;
+  // First: is the node still on the chain the job indexed? (A change drops the job's row.)
+  const { head } = await chainHead();
   const d = await db();
   const claimed = await d.query(
     `INSERT INTO evm_nft_sync (chain_id, owner, status, jobs_started) VALUES ($1, $2, 'running', 1) ON CONFLICT DO NOTHING RETURNING owner`,
@@ -147,7 +152,6 @@ async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' |
     }
     return 'SYNCING';
   }
-  const head = await headBlock();
   if (Number(row.synced_to) >= head) return 'SYNCED';
   const running = jobs.get(key);
   if (running) {
@@ -167,22 +171,32 @@ async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' |
 }
 
 function startJob(key: string, chainId: number, owner: string): Promise<void> {
-  const job = runJob(chainId, owner)
+  let epoch: number | undefined;
+  const job = currentChain()
+    .then((c) => runJob(chainId, owner, (epoch = c.epoch), c.head))
     // The token URIs are known now: their off-chain metadata is fetched next, in the background.
     .then(() => scheduleMetadataFetch(chainId, owner, true))
     .catch(async (e) => {
+      if (e instanceof ChainChangedError) return; // its row is gone; the next request starts over
       log().error({ owner, chainId, err: e instanceof Error ? e.message : String(e) }, 'NFT indexing failed');
       const d = await db();
-      await d.query(`UPDATE evm_nft_sync SET status = 'failed' WHERE chain_id = $1 AND owner = $2`, [chainId, owner]).catch(() => undefined);
+      // Only this chain's job: after a change of chain the row may be a new job's. (No epoch: it failed
+      // before it began, on the row it had just claimed.)
+      const sql = `UPDATE evm_nft_sync SET status = 'failed' WHERE chain_id = $1 AND owner = $2`;
+      await (epoch === undefined ? d.query(sql, [chainId, owner]) : d.query(`${sql} AND ${SAME_EPOCH}`, [chainId, owner, epoch])).catch(() => undefined);
     })
-    .finally(() => jobs.delete(key));
+    .finally(() => {
+      if (jobs.get(key) === job) jobs.delete(key);
+    });
   jobs.set(key, job);
   return job;
 }
 
-async function runJob(chainId: number, owner: string): Promise<void> {
+/** The chain is still the one with epoch $3 (or was never checked). */
+const SAME_EPOCH = 'NOT EXISTS (SELECT 1 FROM evm_chain_state c WHERE c.chain_id = $1 AND c.epoch <> $3)';
+
+async function runJob(chainId: number, owner: string, epoch: number, head: number): Promise<void> {
   const d = await db();
-  const head = await headBlock();
   const { rows } = await d.query<{ synced_to: string }>('SELECT synced_to FROM evm_nft_sync WHERE chain_id = $1 AND owner = $2', [chainId, owner]);
   let from = Number(rows[0]?.synced_to ?? 0);
   const nftFilters = transferFilters(owner);
@@ -204,6 +218,7 @@ async function runJob(chainId: number, owner: string): Promise<void> {
       }
     }
     await d.transaction(async (tx) => {
+      await assertEpoch(tx, chainId, epoch);
       for (const { move, delta, block, minted } of deltas.values()) {
         await tx.query(
           `INSERT INTO evm_nft_balance (chain_id, owner, token_address, token_id, contract_type, amount, block_number, block_number_minted)
@@ -232,5 +247,5 @@ async function runJob(chainId: number, owner: string): Promise<void> {
     );
     await d.query('UPDATE evm_nft_sync SET heartbeat_at = now() WHERE chain_id = $1 AND owner = $2', [chainId, owner]);
   }
-  await d.query(`UPDATE evm_nft_sync SET status = 'synced', heartbeat_at = now() WHERE chain_id = $1 AND owner = $2`, [chainId, owner]);
+  await d.query(`UPDATE evm_nft_sync SET status = 'synced', heartbeat_at = now() WHERE chain_id = $1 AND owner = $2 AND ${SAME_EPOCH}`, [chainId, owner, epoch]);
 }

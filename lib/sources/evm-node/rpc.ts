@@ -34,7 +34,7 @@ interface State {
   single: PublicClient;
   breaker: CircuitBreaker;
   chainId?: Promise<number>;
-  head?: { at: number; value: Promise<number> };
+  head?: { at: number; value: Promise<HeadInfo> };
 }
 
 const g = globalThis as unknown as { __lanternEvmRpc?: State };
@@ -130,16 +130,29 @@ export async function nodeDefaultChain(): Promise<Chain | undefined> {
   return chainById(await nodeChainId());
 }
 
-const HEAD_TTL_MS = 1000;
+/** The node's latest block: number, hash and parent hash (chain.ts tells a replaced head from a new one). */
+export interface HeadInfo {
+  number: number;
+  hash: string;
+  parentHash: string;
+}
 
-/** Latest block number, shared for a second so a burst of requests asks the node once. */
-export function headBlock(): Promise<number> {
+/**
+ * The latest block, shared for EVM_HEAD_TTL_MS (1 s) so a burst of requests asks the node once. It is
+ * read with eth_getBlockByNumber("latest") rather than eth_blockNumber: the same one call, and its hash
+ * shows a head replaced at the same height (a reorg, a rollback, a restarted devnet). `fresh` asks the node
+ * now (chain.ts, before it concludes that the chain changed).
+ */
+export function headInfo(fresh = false): Promise<HeadInfo> {
   const s = state();
   const now = Date.now();
   const open = rejectOpen(s); // as in nodeChainId
   if (open) return open;
-  if (!s.head || now - s.head.at > HEAD_TTL_MS) {
-    const value = rpc<string>('eth_blockNumber').then(Number);
+  if (fresh || !s.head || now - s.head.at > config().evmHeadTtlMs) {
+    const value = rpc<{ number: string; hash: string; parentHash: string } | null>('eth_getBlockByNumber', ['latest', false]).then((b) => {
+      if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
+      return { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+    });
     s.head = { at: now, value };
     value.catch(() => {
       if (s.head?.value === value) s.head = undefined;
@@ -148,9 +161,14 @@ export function headBlock(): Promise<number> {
   return s.head.value;
 }
 
-/** Blocks this close to the head may still be replaced by a reorg: indexed, but not cached as final. */
+/** Latest block number (see headInfo). */
+export function headBlock(): Promise<number> {
+  return headInfo().then((h) => h.number);
+}
+
+/** Blocks this close to the head may still be replaced by a reorg: indexed, but not cached as final (devnet too). */
 export function reorgDepth(): number {
-  return config().evmIsDevnet ? 0 : 12;
+  return config().evmReorgDepth;
 }
 
 /** The breaker's 503 as a rejected promise when no call may go (open, or probing); undefined when one may. */

@@ -13,6 +13,7 @@ import type {
 import { nodeNativeBalance } from './balance';
 import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
 import { nodeResyncNft } from './nft-resync';
+import { chainMark } from './chain';
 import { headBlock, reorgDepth } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
@@ -21,7 +22,7 @@ import { nodeTransaction } from './transaction';
  * The EVM node source's implementations of the source interfaces (lib/sources/types.ts). It reads at
  * the node's head, so operations key their caches by block.
  */
-export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, reorgDepth };
+export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, mark: chainMark, reorgDepth };
 
 export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory };
 

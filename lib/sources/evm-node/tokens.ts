@@ -1,6 +1,7 @@
 import 'server-only';
 import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
 import { db } from '@/lib/db';
+import { onChainChange } from './chain';
 import { rpc } from './rpc';
 import { TOPIC_TRANSFER, ZERO_TOPIC, topicAddress } from './logs';
 
@@ -40,7 +41,12 @@ const abi = parseAbi([
 const ERC721_ID = '0x80ac58cd';
 const ERC1155_ID = '0xd9b67a26';
 
+/**
+ * Reuse rule: a token's facts are read once and kept (memory and evm_token) while the node stays on the
+ * chain they were read from; chain.ts drops those read after a fork point and this memory is forgotten.
+ */
 const memory = new Map<string, TokenFacts>();
+onChainChange(() => memory.clear());
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 

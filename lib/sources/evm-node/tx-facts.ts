@@ -2,6 +2,7 @@ import 'server-only';
 import type { Hex } from 'viem';
 import { db } from '@/lib/db';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
+import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
 import { fromParityTraces, type ParityTrace } from './transfers';
 
@@ -50,7 +51,17 @@ export interface TxFacts {
 }
 
 const MEMORY_MAX = 20_000;
+/**
+ * Reuse rule: facts of a transaction in a final block (at or below head - EVM_REORG_DEPTH), in memory and
+ * in evm_tx, until the chain check (chain.ts) finds the node left the chain they were read from: then
+ * the rows above the fork are dropped and this memory is forgotten (a transaction re-included after a
+ * reorg has another block). Unfinal transactions are read from the node each time.
+ */
 const memory = new Map<string, TxFacts>();
+onChainChange(() => {
+  memory.clear();
+  blockMemory.clear();
+});
 
 function remember(chainId: number, f: TxFacts) {
   if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!);
@@ -179,9 +190,13 @@ async function traceCalls(hash: string): Promise<CallFrame[] | null> {
   return null;
 }
 
+/**
+ * Reuse rule: a block's timestamp is kept (memory and evm_block), unfinal blocks too, because the chain
+ * check drops the blocks above a fork and clears this memory whenever a kept block is replaced.
+ */
 const blockMemory = new Map<string, number>();
 
-/** A block's timestamp: blocks never change once final, so this is cached for good. */
+/** A block's timestamp (see the rule above). */
 export async function blockTimestamp(chainId: number, n: number): Promise<number> {
   const k = `${chainId}:${n}`;
   const m = blockMemory.get(k);

@@ -29,6 +29,7 @@ export const hostedChains: EvmChainSource = {
     return resolveChain(value ?? c.defaultChain, operation, { devnet: c.acceptDevnet });
   },
   head: async () => null,
+  mark: async () => null,
   reorgDepth: () => null,
 };
 
