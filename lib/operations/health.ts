@@ -5,6 +5,7 @@ import { db } from '@/lib/db';
 import { asBreakerOpen, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
 import { breakerSnapshots, evmNodeBreaker, hostedBreaker, ledgerNodeBreaker } from '@/lib/sources/breakers';
 import { describeSources } from './sources';
+import { historyCoverageWithin } from '@/lib/sources/evm-node/capabilities';
 
 /**
  * What a load balancer and an operator need: is the database up (the instance is useless without it:
@@ -37,7 +38,9 @@ export async function health() {
   // Shared while in flight, so concurrent health checks make one round of checks.
   if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
   const sources = await last.value;
-  return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources, breakers: breakerSnapshots() };
+  // Node mode: which transactions wallet histories can hold on this node, in words (evm-node/capabilities.ts).
+  const history = c.mode === 'node' ? { evm_history: await historyCoverageWithin(Math.min(CHECK_MS, c.upstreamTimeoutMs)) } : {};
+  return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources, ...history, breakers: breakerSnapshots() };
 }
 
 async function probeSources() {

@@ -7,6 +7,9 @@ import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
 import { ErrorState } from '@/components/wallet/error-state';
+import { CoverageNote } from '@/components/wallet/coverage-note';
+import { config } from '@/lib/config';
+import { historyCoverage, nodeCapabilities } from '@/lib/sources/evm-node/capabilities';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { zodToBadParameter } from '@/lib/api/handler';
@@ -91,7 +94,13 @@ async function FirstPage({
     initial.ok && chain.name !== 'devnet'
       ? await reverseEnsNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
+  // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
+  const caps = initial.ok && config().mode === 'node' ? await nodeCapabilities().catch(() => null) : null;
+  const missing = caps ? historyCoverage(caps).missing : null;
   return (
-    <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
+    <>
+      {missing ? <CoverageNote missing={missing} /> : null}
+      <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
+    </>
   );
 }

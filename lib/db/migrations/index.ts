@@ -1,5 +1,6 @@
 import { evmNodeMigration } from './100-evm-node';
 import { evmSelfdestructMigration } from './110-evm-selfdestruct';
+import { evmBlockPartiesMigration } from './116-evm-block-parties';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 
@@ -13,4 +14,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);
