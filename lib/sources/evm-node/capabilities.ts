@@ -1,4 +1,5 @@
 import 'server-only';
+import { config } from '@/lib/config';
 import { RpcMethodError, headBlock, hexNum, rpc } from './rpc';
 
 /**
@@ -23,22 +24,36 @@ export interface HistoryCoverage {
 }
 
 const ZERO = '0x0000000000000000000000000000000000000000';
-const known: Partial<NodeCapabilities> = {};
-let probing: Promise<NodeCapabilities> | undefined;
+// On globalThis: the server's route bundles each hold their own copy of this module, and one probe serves them all.
+interface Shared {
+  url: string;
+  known: Partial<NodeCapabilities>;
+  probing?: Promise<NodeCapabilities>;
+}
+const g = globalThis as unknown as { __lanternEvmCaps?: Shared };
+/** What is known of the node at EVM_RPC_URL (another URL is another node). */
+function shared(): Shared {
+  const url = config().evmRpcUrl;
+  if (g.__lanternEvmCaps?.url !== url) g.__lanternEvmCaps = { url, known: {} };
+  return g.__lanternEvmCaps;
+}
 
 /** A method the node said it does not offer (learnt by a probe, or by a call that failed so). */
 export function markUnsupported(method: string): void {
+  const { known } = shared();
   if (method.startsWith('ots_')) known.ots = false;
   if (method === 'trace_filter') known.traceFilter = false;
 }
 
 export function nodeCapabilities(): Promise<NodeCapabilities> {
+  const s = shared();
+  const { known } = s;
   if (known.ots !== undefined && known.traceFilter !== undefined) return Promise.resolve({ ots: known.ots, traceFilter: known.traceFilter });
-  probing ??= probe().finally(() => (probing = undefined));
-  return probing;
+  s.probing ??= probe(known).finally(() => (s.probing = undefined));
+  return s.probing;
 }
 
-async function probe(): Promise<NodeCapabilities> {
+async function probe(known: Partial<NodeCapabilities>): Promise<NodeCapabilities> {
   const offers = async (method: string, params: unknown[]) => {
     try {
       await rpc(method, params);

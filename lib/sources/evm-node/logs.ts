@@ -91,8 +91,8 @@ export function transferFilters(address: string): (Hex | Hex[] | null)[][] {
 }
 
 const INITIAL_SPAN = 100_000;
-/** The widest block range the node accepts, once it has said so (a provider's range limit), per process. */
-let spanCap: number | null = null;
+/** The widest block range the node accepts, once it has said so (a provider's range limit); shared by the server's bundles. */
+const capHolder = globalThis as unknown as { __lanternLogSpanCap?: number };
 
 /**
  * eth_getLogs over [from, to] for each filter, in block spans. A refused span (hosted providers limit the
@@ -103,7 +103,7 @@ let spanCap: number | null = null;
  */
 export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: number, to: number, extra: { address?: string } = {}): Promise<RawLog[]> {
   const seen = new Map<string, RawLog>();
-  let span = spanCap ?? INITIAL_SPAN;
+  let span = capHolder.__lanternLogSpanCap ?? INITIAL_SPAN;
   for (let start = from; start <= to; ) {
     const end = Math.min(to, start + span - 1);
     let batch: RawLog[][];
@@ -119,7 +119,7 @@ export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: numb
     }
     for (const logs of batch) for (const l of logs) if (!l.removed) seen.set(`${l.transactionHash}:${l.logIndex}`, l);
     start = end + 1;
-    span = Math.min(spanCap ?? INITIAL_SPAN, span * 2);
+    span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, span * 2);
   }
   return [...seen.values()];
 }
@@ -133,8 +133,9 @@ export function afterRefusal(e: unknown, tried: number): number | null {
   const stated = /limit of (\d+)|max(?:imum)? (?:block )?range:? ?(\d+)|limited to (\d+)|up to a (\d+)(K?) block range/i.exec(text);
   if (stated) {
     const n = Number(stated[1] ?? stated[2] ?? stated[3] ?? stated[4]) * (stated[5] ? 1000 : 1);
-    if (n >= 1) spanCap = Math.min(spanCap ?? n, n);
+    if (n >= 1) capHolder.__lanternLogSpanCap = Math.min(capHolder.__lanternLogSpanCap ?? n, n);
   }
+  const spanCap = capHolder.__lanternLogSpanCap;
   // A suggested range ("this block range should work: [0x10, 0x7cf]", "Try with this block range [0x10, 0x20]").
   const hint = /\[\s*(0x[0-9a-f]+)\s*,\s*(0x[0-9a-f]+)\s*\]/i.exec(text);
   const suggested = hint ? Number(BigInt(hint[2]!) - BigInt(hint[1]!)) + 1 : 0;
