@@ -139,7 +139,7 @@ export function afterRefusal(e: unknown, tried: number): number | null {
   // A suggested range ("this block range should work: [0x10, 0x7cf]", "Try with this block range [0x10, 0x20]").
   const hint = /\[\s*(0x[0-9a-f]+)\s*,\s*(0x[0-9a-f]+)\s*\]/i.exec(text);
   const suggested = hint ? Number(BigInt(hint[2]!) - BigInt(hint[1]!)) + 1 : 0;
-  const halve = /results|response size|too many/i.test(text) ? 2 : 4;
-  const candidates = [Math.floor(tried / halve), spanCap ?? Infinity, suggested >= 1 ? suggested : Infinity].filter((n) => n < tried);
-  return Math.max(1, Math.min(...candidates.length ? candidates : [Math.floor(tried / 2)]));
+  if (suggested >= 1 && suggested < tried) return suggested;
+  if (spanCap !== undefined && spanCap < tried) return spanCap;
+  return Math.max(1, Math.floor(tried / (/results|response size|too many/i.test(text) ? 2 : 4)));
 }
