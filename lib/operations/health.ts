@@ -35,11 +35,13 @@ export async function health() {
         await r.ping();
       })
     : undefined;
+  // Node mode: which transactions wallet histories can hold on this node, in words (evm-node/capabilities.ts);
+  // asked beside the source checks, so health waits for the slower of the two, not their sum.
+  const coverage = c.mode === 'node' ? historyCoverageWithin(Math.min(CHECK_MS, c.upstreamTimeoutMs)) : undefined;
   // Shared while in flight, so concurrent health checks make one round of checks.
   if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
   const sources = await last.value;
-  // Node mode: which transactions wallet histories can hold on this node, in words (evm-node/capabilities.ts).
-  const history = c.mode === 'node' ? { evm_history: await historyCoverageWithin(Math.min(CHECK_MS, c.upstreamTimeoutMs)) } : {};
+  const history = coverage ? { evm_history: await coverage } : {};
   return { ok: database.ok, mode: c.mode, database, ...(cache ? { redis: cache } : {}), sources, ...history, breakers: breakerSnapshots() };
 }
 
