@@ -20,8 +20,8 @@ export interface RpcProxy {
   refuseMethods: RegExp | null;
   /** While set, eth_getLogs is refused as a hosted provider refuses it (see LogLimits). */
   logLimits: LogLimits | null;
-  /** eth_getLogs calls refused by `logLimits` so far. */
-  logRefusals: number;
+  /** eth_getLogs calls refused by `logLimits` so far, by reason. */
+  logRefusals: { range: number; results: number };
   stop: () => Promise<void>;
 }
 
@@ -58,7 +58,7 @@ const hex = (n: number) => `0x${n.toString(16)}`;
 const kilo = (n: number) => (n % 1000 === 0 ? `${n / 1000}K` : String(n));
 
 /** The answer the provider gives to one eth_getLogs call: forwarded, or refused by `limits`. */
-async function limitedLogs(target: string, m: RpcRequest, limits: LogLimits): Promise<{ jsonrpc?: string; id: unknown; error?: unknown }> {
+async function limitedLogs(target: string, m: RpcRequest, limits: LogLimits): Promise<{ answer: unknown; refused?: 'range' | 'results' }> {
   const f = (m.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
   const post = async (body: unknown) => (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   // Tags ("latest", "earliest", none) count as the blocks they name.
@@ -79,20 +79,21 @@ async function limitedLogs(target: string, m: RpcRequest, limits: LogLimits): Pr
         `this block range should work: [${hex(ok[0])}, ${hex(ok[1])}]`,
     );
   if (to - from + 1 > limits.maxBlocks) {
-    return limits.style === 'alchemy' ? alchemy([from, from + limits.maxBlocks - 1]) : refuse(-32602, `range ${to - from + 1} exceeds limit of ${limits.maxBlocks}`);
+    const answer = limits.style === 'alchemy' ? alchemy([from, from + limits.maxBlocks - 1]) : refuse(-32602, `range ${to - from + 1} exceeds limit of ${limits.maxBlocks}`);
+    return { answer, refused: 'range' };
   }
   const up = (await post(m)) as { id: unknown; error?: unknown; result?: { blockNumber: string }[] };
   const logs = up.result;
-  if (!logs || logs.length <= limits.maxResults) return up;
-  if (limits.style === 'infura') return refuse(-32005, `query returned more than ${limits.maxResults} results`);
+  if (!logs || logs.length <= limits.maxResults) return { answer: up };
+  if (limits.style === 'infura') return { answer: refuse(-32005, `query returned more than ${limits.maxResults} results`), refused: 'results' };
   // The blocks before the one that holds the first log past the cap.
-  return alchemy([from, Math.max(from, Number(logs[limits.maxResults]!.blockNumber) - 1)]);
+  return { answer: alchemy([from, Math.max(from, Number(logs[limits.maxResults]!.blockNumber) - 1)]), refused: 'results' };
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const calls: RpcCall[] = [];
   const port = await freePort();
-  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null, logLimits: null as LogLimits | null, logRefusals: 0 };
+  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null, logLimits: null as LogLimits | null, logRefusals: { range: 0, results: 0 } };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -123,8 +124,8 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
         answered = (await up.json()) as unknown[];
       }
       const logs = await Promise.all(list.filter((m) => !refused(m) && limited(m)).map((m) => limitedLogs(target, m, proxy.logLimits!)));
-      proxy.logRefusals += logs.filter((a) => a.error).length;
-      const out = [...list.filter(refused).map(notFound), ...logs, ...answered];
+      for (const a of logs) if (a.refused) proxy.logRefusals[a.refused]++;
+      const out = [...list.filter(refused).map(notFound), ...logs.map((a) => a.answer), ...answered];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(Array.isArray(parsed) ? out : out[0]));
       return;
