@@ -34,10 +34,15 @@ export async function health() {
         await r.ping();
       })
     : undefined;
+  // Which transactions wallet histories can hold on this source, in words (a node: evm-node/capabilities.ts);
+  // asked beside the source checks, so health waits for the slower of the two, not their sum.
+  const coverage = sources().history.coverage(Math.min(CHECK_MS, c.upstreamTimeoutMs));
   // Shared while in flight, so concurrent health checks make one round of checks.
   if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
   const probed = await last.value;
-  return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, breakers: breakerSnapshots() };
+  const covered = await coverage;
+  const history = covered ? { evm_history: covered } : {};
+  return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, ...history, breakers: breakerSnapshots() };
 }
 
 async function probeSources() {

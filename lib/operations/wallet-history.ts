@@ -67,6 +67,11 @@ export async function getWalletHistoryBody(address: string, query: HistoryQuery)
   return (await plan(address, query)).serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
 }
 
+/** Which transactions this server's wallet histories can hold, known within `ms` (null: the source does not say). */
+export function historyCoverage(ms = 1500) {
+  return sources().history.coverage(ms);
+}
+
 export function stableKey(q: object): string {
   return JSON.stringify(Object.entries(q).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)));
 }

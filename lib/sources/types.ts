@@ -33,8 +33,20 @@ export interface EvmChainSource {
   reorgDepth(): number | null;
 }
 
+/** Which transactions a source's histories can hold, in words (a node without ots_/trace_ cannot find every one). */
+export interface HistoryCoverage {
+  /** Every transaction of the rule (docs/evm-node.md) is found; null when not known yet. */
+  complete: boolean | null;
+  /** How a wallet's transactions are found, in the order they are asked for. */
+  found_with?: string[];
+  /** Which transactions are not shown, in words; null when none. */
+  missing: string | null;
+}
+
 export interface WalletHistorySource {
   history(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage>;
+  /** What this source's histories can hold, known within `ms`; null when the source does not say (hosted). */
+  coverage(ms: number): Promise<HistoryCoverage | null>;
 }
 
 export interface WalletNftSource {

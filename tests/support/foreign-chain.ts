@@ -66,11 +66,16 @@ const GAS = '0x61a80'; // 400,000: every transaction names its gas, so nothing i
 
 /**
  * `chainId` and `host` make it another network's node: chain 137 on 127.0.0.2 is a Polygon node as an
- * operator would run it (Lantern takes only 127.0.0.1/localhost for its own devnet).
+ * operator would run it (Lantern takes only 127.0.0.1/localhost for its own devnet). `extraArgs` go to
+ * anvil (a long chain needs `--max-persisted-states` for its old blocks to stay traceable).
  */
-export async function startForeignChain(seed = 11, opts: { chainId?: number; host?: string } = {}): Promise<ForeignChain> {
+export async function startForeignChain(seed = 11, opts: { chainId?: number; host?: string; extraArgs?: string[] } = {}): Promise<ForeignChain> {
   const port = await freePort();
-  const anvil = await spawnAnvil({ port, host: opts.host, args: ['--hardfork', 'prague', '--accounts', '12', '--chain-id', String(opts.chainId ?? 31337)] });
+  const anvil = await spawnAnvil({
+    port,
+    host: opts.host,
+    args: ['--hardfork', 'prague', '--accounts', '12', '--chain-id', String(opts.chainId ?? 31337), ...(opts.extraArgs ?? [])],
+  });
   const rpc = rpcClient(anvil.url);
   try {
     const accounts = (await rpc.call('eth_accounts')) as Address[];
@@ -228,6 +233,11 @@ export interface OracleTx {
   /** receipt status 1 */
   ok: boolean;
   parties: Set<string>;
+  /**
+   * The parties a node without ots_ and trace_filter (Geth) lets one find without tracing: the transaction's
+   * sender, recipient or created contract (the call tree's root) and the token-transfer parties of its logs.
+   */
+  shallow: Set<string>;
   /** ETH that moved: `from>to:wei`, one entry per movement. */
   transfers: string[];
   /** Frames whose reported value did not move (`DELEGATECALL`, `CALLCODE`, `reverted`) and SELFDESTRUCTs seen. */
@@ -263,11 +273,13 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
       if (value > 0n && depth > 0 && (rev || !moves)) kinds.add(rev ? 'reverted' : f.type.toUpperCase());
       for (const c of f.calls ?? []) walk(c, depth + 1, rev);
     };
+    const shallow = new Set<string>([r.from.toLowerCase(), root.from.toLowerCase()]);
+    for (const a of [r.to, r.contractAddress, root.to]) if (a) shallow.add(a.toLowerCase());
     walk(root, 0, false);
     for (const l of r.logs) {
       const t = l.topics;
       const addr = (x: string | undefined) => (x ? `0x${x.slice(26)}`.toLowerCase() : null);
-      const add = (...xs: (string | null)[]) => xs.forEach((x) => x && parties.add(x));
+      const add = (...xs: (string | null)[]) => xs.forEach((x) => x && (parties.add(x), shallow.add(x)));
       if (t[0] === TRANSFER && (t.length === 3 || t.length === 4)) add(addr(t[1]), addr(t[2]));
       if ((t[0] === SINGLE || t[0] === BATCH) && t.length === 4) add(addr(t[2]), addr(t[3]));
     }
@@ -279,6 +291,7 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
       fee: BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice),
       ok,
       parties,
+      shallow,
       transfers: transfers.sort(),
       kinds,
     };

@@ -18,13 +18,82 @@ export interface RpcProxy {
   dropCalls: RegExp | null;
   /** While set, every call whose method matches is answered "method not found" (-32601), as a node without it does. */
   refuseMethods: RegExp | null;
+  /** While set, eth_getLogs is refused as a hosted provider refuses it (see LogLimits). */
+  logLimits: LogLimits | null;
+  /** eth_getLogs calls refused by `logLimits` so far, by reason. */
+  logRefusals: { range: number; results: number };
   stop: () => Promise<void>;
+}
+
+/**
+ * A provider's eth_getLogs limits: a query over more than `maxBlocks` blocks, or whose answer would hold
+ * more than `maxResults` logs, is refused with the provider's own wording:
+ * - `infura`: -32602 "range 5000 exceeds limit of 2000" (block range) and -32005 "query returned more
+ *   than 10000 results" (result count);
+ * - `alchemy`: -32602 "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block
+ *   range and no limit on the response size, or you can request any block range with a cap of 10K logs in
+ *   the response. Based on your parameters and the response size limit, this block range should work:
+ *   [0x1, 0x7d0]" for both.
+ */
+export interface LogLimits {
+  maxBlocks: number;
+  maxResults: number;
+  style: 'infura' | 'alchemy';
+}
+
+/** Node kinds made from anvil by refusing methods: Reth without ots (trace only), Geth (eth_ and debug_ only). */
+export const NODE_KINDS = {
+  traceOnly: /^ots_/,
+  gethLike: /^(ots_|trace_)/,
+} as const;
+
+interface RpcRequest {
+  jsonrpc?: string;
+  id: unknown;
+  method: string;
+  params?: unknown[];
+}
+
+const hex = (n: number) => `0x${n.toString(16)}`;
+const kilo = (n: number) => (n % 1000 === 0 ? `${n / 1000}K` : String(n));
+
+/** The answer the provider gives to one eth_getLogs call: forwarded, or refused by `limits`. */
+async function limitedLogs(target: string, m: RpcRequest, limits: LogLimits): Promise<{ answer: unknown; refused?: 'range' | 'results' }> {
+  const f = (m.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+  const post = async (body: unknown) => (await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  // Tags ("latest", "earliest", none) count as the blocks they name.
+  const block = async (tag: string | undefined, missing: 'earliest' | 'latest') => {
+    const t = tag ?? missing;
+    if (/^0x[0-9a-f]+$/i.test(t)) return Number(t);
+    if (t === 'earliest') return 0;
+    return Number(((await post({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] })) as { result: string }).result);
+  };
+  const from = await block(f.fromBlock, 'latest');
+  const to = await block(f.toBlock, 'latest');
+  const refuse = (code: number, message: string) => ({ jsonrpc: '2.0', id: m.id, error: { code, message } });
+  const alchemy = (ok: [number, number]) =>
+    refuse(
+      -32602,
+      `Log response size exceeded. You can make eth_getLogs requests with up to a ${kilo(limits.maxBlocks)} block range and no limit on the response size, ` +
+        `or you can request any block range with a cap of ${kilo(limits.maxResults)} logs in the response. Based on your parameters and the response size limit, ` +
+        `this block range should work: [${hex(ok[0])}, ${hex(ok[1])}]`,
+    );
+  if (to - from + 1 > limits.maxBlocks) {
+    const answer = limits.style === 'alchemy' ? alchemy([from, from + limits.maxBlocks - 1]) : refuse(-32602, `range ${to - from + 1} exceeds limit of ${limits.maxBlocks}`);
+    return { answer, refused: 'range' };
+  }
+  const up = (await post(m)) as { id: unknown; error?: unknown; result?: { blockNumber: string }[] };
+  const logs = up.result;
+  if (!logs || logs.length <= limits.maxResults) return { answer: up };
+  if (limits.style === 'infura') return { answer: refuse(-32005, `query returned more than ${limits.maxResults} results`), refused: 'results' };
+  // The blocks before the one that holds the first log past the cap.
+  return { answer: alchemy([from, Math.max(from, Number(logs[limits.maxResults]!.blockNumber) - 1)]), refused: 'results' };
 }
 
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const calls: RpcCall[] = [];
   const port = await freePort();
-  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null };
+  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null, logLimits: null as LogLimits | null, logRefusals: { range: 0, results: 0 } };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -41,19 +110,22 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       req.socket.destroy(); // the node "drops the connection" mid-request
       return;
     }
-    if (proxy.refuseMethods && methods.some((m) => proxy.refuseMethods!.test(m))) {
-      // Answer the refused calls here and forward the rest (a batch keeps its other calls).
+    const refused = (m: { method: string }) => !!proxy.refuseMethods?.test(m.method);
+    const limited = (m: { method: string }) => !!proxy.logLimits && m.method === 'eth_getLogs';
+    if (methods.some((m) => refused({ method: m }) || limited({ method: m }))) {
+      // Answer the refused and limited calls here and forward the rest (a batch keeps its other calls).
       const parsed = JSON.parse(body);
-      const list: { id: unknown; method: string }[] = Array.isArray(parsed) ? parsed : [parsed];
-      const refused = (m: { method: string }) => proxy.refuseMethods!.test(m.method);
-      const notFound = (m: { id: unknown; method: string }) => ({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
-      const rest = list.filter((m) => !refused(m));
+      const list: RpcRequest[] = Array.isArray(parsed) ? parsed : [parsed];
+      const notFound = (m: RpcRequest) => ({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `the method ${m.method} does not exist/is not available` } });
+      const rest = list.filter((m) => !refused(m) && !limited(m));
       let answered: unknown[] = [];
       if (rest.length > 0) {
         const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(rest) });
         answered = (await up.json()) as unknown[];
       }
-      const out = [...list.filter(refused).map(notFound), ...answered];
+      const logs = await Promise.all(list.filter((m) => !refused(m) && limited(m)).map((m) => limitedLogs(target, m, proxy.logLimits!)));
+      for (const a of logs) if (a.refused) proxy.logRefusals[a.refused]++;
+      const out = [...list.filter(refused).map(notFound), ...logs.map((a) => a.answer), ...answered];
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(Array.isArray(parsed) ? out : out[0]));
       return;

@@ -5,6 +5,8 @@ import { getLogsRange, transferFilters } from './logs';
 import { ChainChangedError, assertEpoch, chainHead } from './chain';
 import { RpcMethodError, hexNum, reorgDepth, rpc } from './rpc';
 import { selfdestructsTo } from './selfdestructs';
+import { blockPartiesOf } from './block-parties';
+import { markUnsupported, nodeCapabilities } from './capabilities';
 
 /**
  * The per-wallet activity index behind history pages: one row per transaction that touches the wallet
@@ -21,6 +23,8 @@ import { selfdestructsTo } from './selfdestructs';
  *   without trace_filter, the chain's SELFDESTRUCT frames found by tracing every block once (selfdestructs.ts);
  * - `trace_filter` (fromAddress / toAddress) instead of ots_ on nodes without it: every trace the
  *   wallet is a party of, SELFDESTRUCT beneficiaries included;
+ * - on a node with neither (Geth), block bodies read once per chain (block-parties.ts): sender,
+ *   recipient and created contract only; internal-call parties are not found, and Lantern says so;
  * - `eth_getLogs` with topic filters: ERC-20/721 Transfer and ERC-1155 TransferSingle/Batch with the
  *   wallet as sender or recipient (the log-only parties the above cannot see).
  * `indexed_to` stops `reorgDepth()` blocks short of the head: the tail is indexed but rescanned next time.
@@ -95,23 +99,33 @@ async function extend(chainId: number, address: string, key: string): Promise<nu
 }
 
 const OTS_PAGE = 100;
-let directSource: 'ots' | 'trace_filter' = 'ots';
 
-/** Transactions in (from, to] where the wallet is sender, recipient, created contract or internal-frame party. */
+/**
+ * Transactions in (from, to] where the wallet is sender, recipient, created contract or internal-frame
+ * party: ots_ where the node has it, else trace_filter, else (Geth) block bodies, which see no internal
+ * frame (capabilities.ts says so in health and on the wallet page).
+ */
 async function directActivity(chainId: number, address: string, from: number, to: number): Promise<Row[]> {
-  if (directSource === 'ots') {
+  const caps = await nodeCapabilities();
+  if (caps.ots) {
     try {
-      const [calls, beneficiary] = await Promise.all([otsAfter(address, from, to), beneficiaryActivity(chainId, address, from, to)]);
+      const [calls, beneficiary] = await Promise.all([otsAfter(address, from, to), beneficiaryActivity(chainId, address, from, to, caps.traceFilter)]);
       return [...calls, ...beneficiary];
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported && e.method === 'ots_searchTransactionsAfter')) throw e;
-      directSource = 'trace_filter';
+      markUnsupported(e.method);
     }
   }
-  return traceFilter(address, from, to, ['fromAddress', 'toAddress']);
+  if (caps.traceFilter) {
+    try {
+      return await traceFilter(address, from, to, ['fromAddress', 'toAddress']);
+    } catch (e) {
+      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      markUnsupported('trace_filter');
+    }
+  }
+  return blockPartiesOf(chainId, address, from, to);
 }
-
-let beneficiarySource: 'trace_filter' | 'blocks' = 'trace_filter';
 
 /**
  * What ots_ misses: transactions in which the wallet received a SELFDESTRUCT's balance. `trace_filter`
@@ -119,13 +133,13 @@ let beneficiarySource: 'trace_filter' | 'blocks' = 'trace_filter';
  * index lookup), else the chain's own SELFDESTRUCT index (selfdestructs.ts: every block traced once
  * per chain, shared by all wallets).
  */
-async function beneficiaryActivity(chainId: number, address: string, from: number, to: number): Promise<Row[]> {
-  if (beneficiarySource === 'trace_filter') {
+async function beneficiaryActivity(chainId: number, address: string, from: number, to: number, traceFilterOffered: boolean): Promise<Row[]> {
+  if (traceFilterOffered) {
     try {
       return await traceFilter(address, from, to, ['toAddress']);
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      beneficiarySource = 'blocks';
+      markUnsupported('trace_filter');
     }
   }
   return selfdestructsTo(chainId, address, from, to);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { decodeAbiParameters, keccak256, toHex, type Hex } from 'viem';
-import { hexNum, rpc } from './rpc';
+import { LanternError } from '@/lib/errors';
+import { RpcMethodError, hexNum, rpc } from './rpc';
 
 /** Transfer events of ERC-20/721 (same topic; 721 indexes the token id, so it has 4 topics) and ERC-1155. */
 export const TOPIC_TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'));
@@ -90,14 +91,19 @@ export function transferFilters(address: string): (Hex | Hex[] | null)[][] {
 }
 
 const INITIAL_SPAN = 100_000;
+/** The widest block range the node accepts, once it has said so (a provider's range limit); shared by the server's bundles. */
+const capHolder = globalThis as unknown as { __lanternLogSpanCap?: number };
 
 /**
- * eth_getLogs over [from, to] for each filter, in block spans that halve when the node refuses a range
- * (result-size or range limits) and grow back after a success. Deduplicated by (tx hash, log index).
+ * eth_getLogs over [from, to] for each filter, in block spans. A refused span (hosted providers limit the
+ * block range and the number of results) is split: to the range the refusal names when it names one,
+ * else in halves (result count) or quarters, down to a single block; a span that succeeds lets the next
+ * one double again, up to a range limit the node stated. Only a single block refused, or an error that
+ * is not a refusal (node unreachable, breaker open), fails the call. Deduplicated by (tx hash, log index).
  */
 export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: number, to: number, extra: { address?: string } = {}): Promise<RawLog[]> {
   const seen = new Map<string, RawLog>();
-  let span = INITIAL_SPAN;
+  let span = capHolder.__lanternLogSpanCap ?? INITIAL_SPAN;
   for (let start = from; start <= to; ) {
     const end = Math.min(to, start + span - 1);
     let batch: RawLog[][];
@@ -106,15 +112,34 @@ export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: numb
         filters.map((topics) => rpc<RawLog[]>('eth_getLogs', [{ ...extra, fromBlock: hexNum(start), toBlock: hexNum(end), topics }])),
       );
     } catch (e) {
-      if (span > 100) {
-        span = Math.floor(span / 4);
-        continue;
-      }
-      throw e;
+      const next = afterRefusal(e, end - start + 1);
+      if (next === null) throw e;
+      span = next;
+      continue;
     }
     for (const logs of batch) for (const l of logs) if (!l.removed) seen.set(`${l.transactionHash}:${l.logIndex}`, l);
     start = end + 1;
-    span = Math.min(INITIAL_SPAN, span * 2);
+    span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, span * 2);
   }
   return [...seen.values()];
+}
+
+/** The span to try after `tried` blocks were refused, or null when this error is not a refusal to split. */
+export function afterRefusal(e: unknown, tried: number): number | null {
+  const timedOut = e instanceof LanternError && e.code === 'upstream_timeout';
+  if (tried <= 1 || !((e instanceof RpcMethodError && !e.unsupported) || timedOut)) return null;
+  const text = e instanceof RpcMethodError ? e.detail : '';
+  // A stated range limit ("limit of 2000", "maximum block range: 5000", "up to a 2K block range") holds for every later query.
+  const stated = /limit of (\d+)|max(?:imum)? (?:block )?range:? ?(\d+)|limited to (\d+)|up to a (\d+)(K?) block range/i.exec(text);
+  if (stated) {
+    const n = Number(stated[1] ?? stated[2] ?? stated[3] ?? stated[4]) * (stated[5] ? 1000 : 1);
+    if (n >= 1) capHolder.__lanternLogSpanCap = Math.min(capHolder.__lanternLogSpanCap ?? n, n);
+  }
+  const spanCap = capHolder.__lanternLogSpanCap;
+  // A suggested range ("this block range should work: [0x10, 0x7cf]", "Try with this block range [0x10, 0x20]").
+  const hint = /\[\s*(0x[0-9a-f]+)\s*,\s*(0x[0-9a-f]+)\s*\]/i.exec(text);
+  const suggested = hint ? Number(BigInt(hint[2]!) - BigInt(hint[1]!)) + 1 : 0;
+  if (suggested >= 1 && suggested < tried) return suggested;
+  if (spanCap !== undefined && spanCap < tried) return spanCap;
+  return Math.max(1, Math.floor(tried / (/results|response size|too many/i.test(text) ? 2 : 4)));
 }

@@ -17,13 +17,24 @@ export class RpcMethodError extends LanternError {
   constructor(
     readonly method: string,
     readonly rpcCode: number | undefined,
-    detail: string,
+    /** The node's whole message (the public `message` keeps 200 characters): a refusal's hint may be at its end. */
+    readonly detail: string,
   ) {
     super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`, { source: 'evm-node' });
   }
   /** The node does not offer this method (so a fallback may be tried). */
   get unsupported(): boolean {
     return this.rpcCode === -32601 || this.rpcCode === -32004 || /not (found|supported|available)|unsupported|does not exist/i.test(this.message);
+  }
+  /**
+   * The node refused the size of a query (block range or result count), as hosted providers do for
+   * eth_getLogs and trace_filter: asking again unchanged cannot succeed, a smaller range can.
+   * Wordings: "query returned more than 10000 results" (Infura, Geth-based nodes, -32005), "Log response
+   * size exceeded ... this block range should work: [0x1, 0x7d0]" (Alchemy, -32602), "range 5000 exceeds
+   * limit of 2000", "block range too large", "exceed maximum block range: 5000", "limited to 300 blocks".
+   */
+  get sizeRefusal(): boolean {
+    return /more than \d+ results|response size|range.{0,40}(too (large|wide|big)|exceed|limit)|exceed.{0,20}(max|limit).{0,20}range|limited to \d+|too many (results|logs|blocks)/i.test(this.message);
   }
 }
 
@@ -75,7 +86,8 @@ export async function rpc<T>(method: string, params: unknown[] = []): Promise<T>
     } catch (e) {
       const err = mapError(method, e, s.breaker.source);
       if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;
-      const transient = err.code === 'upstream_unavailable' || (err instanceof RpcMethodError && TRANSIENT_RPC_CODES.has(err.rpcCode ?? 0));
+      // -32005 is also "query returned more than 10000 results": a refusal is not retried as it was.
+      const transient = err.code === 'upstream_unavailable' || (err instanceof RpcMethodError && TRANSIENT_RPC_CODES.has(err.rpcCode ?? 0) && !err.sizeRefusal);
       if (!transient) throw err;
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     }

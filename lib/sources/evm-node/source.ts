@@ -13,6 +13,7 @@ import type {
 import { nodeNativeBalance } from './balance';
 import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
 import { nodeResyncNft } from './nft-resync';
+import { historyCoverageWithin } from './capabilities';
 import { chainMark } from './chain';
 import { headBlock, reorgDepth } from './rpc';
 import { tokenFactsMany } from './tokens';
@@ -24,7 +25,7 @@ import { nodeTransaction } from './transaction';
  */
 export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, mark: chainMark, reorgDepth };
 
-export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory };
+export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory, coverage: historyCoverageWithin };
 
 export const nodeNfts: WalletNftSource = { nfts: nodeWalletNfts };
 

@@ -33,7 +33,7 @@ export const hostedChains: EvmChainSource = {
   reorgDepth: () => null,
 };
 
-export const hostedHistory: WalletHistorySource = { history: hostedWalletHistory };
+export const hostedHistory: WalletHistorySource = { history: hostedWalletHistory, coverage: async () => null };
 
 export const hostedNfts: WalletNftSource = { nfts: hostedWalletNfts };
 
