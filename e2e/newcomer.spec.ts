@@ -92,7 +92,9 @@ test('from the devnet home, every listed wallet and ledger version opens a page 
     await page.getByRole('link', { name: link.text, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${link.href.replace(/[?]/g, '\\?')}$`));
     if (link.href.endsWith('/nfts')) {
-      await expect(page.locator('[data-role="nft-name"]').first()).toBeVisible();
+      // A never-seen wallet's NFTs are indexed in the background: the page says SYNCING and updates itself
+      // every 4 s until they are there; a loaded machine needs a few rounds.
+      await expect(page.locator('[data-role="nft-name"]').first()).toBeVisible({ timeout: 30_000 });
     } else if (link.href.startsWith('/wallet/')) {
       await expect(page.getByTestId('wallet-address')).toBeVisible();
       if (link.text === 'mallory') await expect(page.getByText(/no transactions/i).first()).toBeVisible();
