@@ -8,6 +8,7 @@ import type { HistoryView as ViewState } from '@/lib/view/search-params';
 import { serializeHistoryParams } from '@/lib/browser/view-params';
 import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
+import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
 import { ErrorState } from './error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
@@ -111,16 +112,14 @@ export function HistoryBody({ address, chain, v, setV, page, fetching, stale, er
       </div>
 
       {page && !error && (pageNumber > 1 || nextCursor) && (
-        <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+        <Pager>
           <PagerLink enabled={pageNumber > 1} href={href({ cursor: [] })} onClick={(e) => navigate(e, { cursor: [] })}>
             {v.order === 'asc' ? 'Oldest' : 'Newest'}
           </PagerLink>
           <PagerLink enabled={pageNumber > 1} href={href({ cursor: v.cursor.slice(0, -1) })} onClick={(e) => navigate(e, { cursor: v.cursor.slice(0, -1) })} rel="prev">
             {v.order === 'asc' ? '← Older' : '← Newer'}
           </PagerLink>
-          <span className="px-2 tabular-nums text-ink-muted" aria-current="page">
-            Page {pageNumber}
-          </span>
+          <PageNumber n={pageNumber} />
           <PagerLink
             enabled={!!nextCursor && !stale}
             href={nextCursor ? href({ cursor: [...v.cursor, nextCursor] }) : ''}
@@ -130,37 +129,9 @@ export function HistoryBody({ address, chain, v, setV, page, fetching, stale, er
             {v.order === 'asc' ? 'Newer →' : 'Older →'}
           </PagerLink>
           {!nextCursor && <span className="text-ink-muted">End of history.</span>}
-        </nav>
+        </Pager>
       )}
     </section>
-  );
-}
-
-function PagerLink({
-  enabled,
-  href,
-  onClick,
-  rel,
-  children,
-}: {
-  enabled: boolean;
-  href: string;
-  onClick?: (e: React.MouseEvent<HTMLAnchorElement>) => void;
-  rel?: string;
-  children: React.ReactNode;
-}) {
-  const cls = 'rounded-card border border-line px-3 py-1.5';
-  if (!enabled) {
-    return (
-      <span aria-disabled="true" className={`${cls} text-ink-muted opacity-60`}>
-        {children}
-      </span>
-    );
-  }
-  return (
-    <a href={href} onClick={onClick} rel={rel} className={`${cls} bg-surface text-ink no-underline hover:border-accent hover:no-underline`}>
-      {children}
-    </a>
   );
 }
 

@@ -19,6 +19,7 @@ import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/view/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/server/page';
 import { card } from '@/components/ui/card';
+import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
 
 export const dynamic = 'force-dynamic';
 
@@ -116,19 +117,19 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
         </ul>
       )}
       {(pageNumber > 1 || page.cursor) && (
-        <nav aria-label="Pages" className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+        <Pager>
           {pageNumber > 1 && (
-            <Link className={`${card} px-3 py-1.5 text-ink no-underline hover:border-accent`} href={href({ cursor: view.cursor.slice(0, -1) })}>
+            <PagerLink href={href({ cursor: view.cursor.slice(0, -1) })} rel="prev">
               ← Previous
-            </Link>
+            </PagerLink>
           )}
-          <span className="px-2 tabular-nums text-ink-muted">Page {pageNumber}</span>
+          <PageNumber n={pageNumber} />
           {page.cursor && (
-            <Link className={`${card} px-3 py-1.5 text-ink no-underline hover:border-accent`} href={href({ cursor: [...view.cursor, page.cursor] })}>
+            <PagerLink href={href({ cursor: [...view.cursor, page.cursor] })} rel="next">
               Next →
-            </Link>
+            </PagerLink>
           )}
-        </nav>
+        </Pager>
       )}
     </>
   );
