@@ -28,6 +28,10 @@ export interface HistoryBodyProps {
   stale: boolean;
   error: ErrorInfo | null;
   onRetry: () => void;
+  /** Called when a person pages from this list (before the URL changes). */
+  onNavigate?: () => void;
+  /** Mounted because a person paged (the list moved to the paging client): focus the list, as paging does. */
+  focusOnMount?: boolean;
   labels: SavedLabels;
   ensNames?: EnsNames;
   now: number;
@@ -35,7 +39,23 @@ export interface HistoryBodyProps {
 }
 
 /** The history list as a person sees it, whichever way its page arrived (rendered on the server, or fetched). */
-export function HistoryBody({ address, chain, v, setV, page, fetching, stale, error, onRetry, labels, ensNames, now: serverNow, otherChains }: HistoryBodyProps) {
+export function HistoryBody({
+  address,
+  chain,
+  v,
+  setV,
+  page,
+  fetching,
+  stale,
+  error,
+  onRetry,
+  onNavigate,
+  focusOnMount = false,
+  labels,
+  ensNames,
+  now: serverNow,
+  otherChains,
+}: HistoryBodyProps) {
   const pathname = usePathname();
   const [now, setNow] = useState(serverNow);
   useEffect(() => {
@@ -44,6 +64,13 @@ export function HistoryBody({ address, chain, v, setV, page, fetching, stale, er
   }, []);
 
   const listRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!focusOnMount) return;
+    listRef.current?.focus({ preventScroll: true });
+    listRef.current?.scrollIntoView({ block: 'nearest' });
+    // Only on mount: later pages move focus in navigate().
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const pageNumber = v.cursor.length + 1;
   const rows = useMemo(
     () => (page ? page.result.map((tx) => describeTransaction(tx, address, chain, labels, ensNames)) : []),
@@ -57,6 +84,7 @@ export function HistoryBody({ address, chain, v, setV, page, fetching, stale, er
   function navigate(e: React.MouseEvent<HTMLAnchorElement>, patch: Partial<ViewState>) {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
     e.preventDefault();
+    onNavigate?.();
     void setV(patch);
     listRef.current?.focus({ preventScroll: true });
     listRef.current?.scrollIntoView({ block: 'nearest' });

@@ -45,7 +45,9 @@ export const sameApiView = (a: ViewState, b: ViewState) => JSON.stringify(histor
 export function HistoryView({ address, chain, serverView, initial, labels = {}, ensNames, now, otherChains }: HistoryViewProps) {
   const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
   const [live, setLive] = useState(false);
-  const common = { address, chain, v, setV, labels, ensNames, now, otherChains };
+  // Paging from the server's rows mounts the paging client's list in their place: it takes the focus over.
+  const [paged, setPaged] = useState(false);
+  const common = { address, chain, v, setV, labels, ensNames, now, otherChains, onNavigate: () => setPaged(true), focusOnMount: paged };
   const onServerView = sameApiView(v, serverView);
 
   if (live || !onServerView) {
