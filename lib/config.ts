@@ -35,6 +35,10 @@ const envSchema = z.object({
   LEDGER_API_URL_LOCAL: optionalUrl('LEDGER_API_URL_LOCAL'),
   EVM_RPC_URL: optionalUrl('EVM_RPC_URL'),
   EVM_REORG_DEPTH: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_REORG_DEPTH must be a number of blocks' }).int().min(0).max(10_000).default(12)),
+  EVM_HISTORY_WINDOW: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'EVM_HISTORY_WINDOW must be a number of transactions' }).int().min(10).max(100_000).default(1000),
+  ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
   DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
@@ -95,6 +99,8 @@ export interface Config {
   evmReorgDepth: number;
   /** How long one read of the node's head (and its hash) is shared by the requests of an instance. */
   evmHeadTtlMs: number;
+  /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
+  evmHistoryWindow: number;
   ensRpcUrl?: string;
   /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
   defaultChain: string;
@@ -172,6 +178,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     evmIsDevnet: isLocal(evmRpcUrl),
     evmReorgDepth: e.EVM_REORG_DEPTH,
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
+    evmHistoryWindow: e.EVM_HISTORY_WINDOW,
     ensRpcUrl: e.ENS_RPC_URL,
     defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
     acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),

@@ -29,7 +29,9 @@ export async function BalanceHeader({ address, chain }: { address: string; chain
       </div>
       <div>
         <dt className="text-xs text-ink-muted">Transactions</dt>
-        <dd data-testid="tx-count">{summary.transactionCount === undefined ? 'Not known' : summary.transactionCount.toLocaleString('en-US')}</dd>
+        <dd data-testid="tx-count">
+          {summary.transactionCount !== undefined ? summary.transactionCount.toLocaleString('en-US') : summary.indexing ? 'Still counting' : 'Not known'}
+        </dd>
       </div>
       <div>
         <dt className="text-xs text-ink-muted">First activity</dt>

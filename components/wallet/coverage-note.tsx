@@ -6,3 +6,12 @@ export function CoverageNote({ missing }: { missing: string }) {
     </p>
   );
 }
+
+/** Lantern reads a wallet's newest transactions first and the older ones in the background (evm-node/activity.ts). */
+export function IndexingNote() {
+  return (
+    <p role="status" className="mb-3 rounded-card border border-line bg-sunken px-4 py-2 text-sm text-ink" data-indexing="older">
+      Older transactions are still being read from the node. The newest are shown; paging back reads older ones as you go.
+    </p>
+  );
+}

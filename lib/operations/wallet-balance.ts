@@ -33,8 +33,10 @@ export async function getNativeBalance(address: string, query: BalanceQuery): Pr
 export interface WalletSummary {
   balance: string;
   chain: Chain;
-  /** Transactions touching the wallet, where the source knows it (node mode's activity index). */
+  /** Transactions touching the wallet, where the source knows it (node mode's activity index, once complete). */
   transactionCount?: number;
+  /** The source is still reading the wallet's older transactions (node mode), so the count is not known yet. */
+  indexing?: boolean;
   /** ISO times of the wallet's first and latest transaction, when it has any. */
   firstActivity?: string;
   lastActivity?: string;
@@ -51,7 +53,11 @@ export async function getWalletSummary(address: string, chainValue: string | und
     lastActivity: newest.result[0]?.block_timestamp,
   };
   const activity = sources().activity;
-  // The history calls above brought the wallet's activity index up to the head.
-  if (activity) summary.transactionCount = await activity.transactionCount(chain, address);
+  // The history calls above read the wallet's newest and oldest windows; the count needs all of them.
+  if (activity) {
+    const state = await activity.state(chain, address);
+    if (state.transactionCount !== null) summary.transactionCount = state.transactionCount;
+    else summary.indexing = !state.complete;
+  }
   return summary;
 }

@@ -75,3 +75,14 @@ export function historyCoverage(ms = 1500) {
 export function stableKey(q: object): string {
   return JSON.stringify(Object.entries(q).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)));
 }
+
+/**
+ * Whether the source is still reading this wallet's older transactions (node mode reads the newest
+ * window first and the rest in the background): the page says so. False where the source does not say.
+ */
+export async function historyStillIndexing(address: string, chainValue: string | undefined): Promise<boolean> {
+  const s = sources();
+  if (!s.activity) return false;
+  const chain = await s.chains.requestChain(chainValue, 'history');
+  return !(await s.activity.state(chain, address)).complete;
+}

@@ -80,7 +80,12 @@ export interface TokenFactsSource {
 
 /** A count the source keeps of a wallet's transactions (node mode's activity index). */
 export interface WalletActivitySource {
-  transactionCount(chain: Chain, address: string): Promise<number>;
+  /**
+   * How much of the wallet's history the source has read so far: `complete` once every window back to
+   * the chain's first block is read (older ones are read in the background); the number of transactions
+   * only then (null before).
+   */
+  state(chain: Chain, address: string): Promise<{ complete: boolean; transactionCount: number | null }>;
 }
 
 export interface SignInSource {

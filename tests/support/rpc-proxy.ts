@@ -22,6 +22,12 @@ export interface RpcProxy {
   logLimits: LogLimits | null;
   /** eth_getLogs calls refused by `logLimits` so far, by reason. */
   logRefusals: { range: number; results: number };
+  /** While set, a request holding a call it matches waits (unanswered, not forwarded) until release(). */
+  hold: ((call: RpcCall) => boolean) | null;
+  /** Calls held so far (each held request counts its matching calls). */
+  held: number;
+  /** Lets the held requests go on, and holds nothing more. */
+  release: () => void;
   stop: () => Promise<void>;
 }
 
@@ -93,18 +99,41 @@ async function limitedLogs(target: string, m: RpcRequest, limits: LogLimits): Pr
 export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const calls: RpcCall[] = [];
   const port = await freePort();
-  const proxy = { dropCalls: null as RegExp | null, refuseMethods: null as RegExp | null, logLimits: null as LogLimits | null, logRefusals: { range: 0, results: 0 } };
+  let open!: () => void;
+  let gate = new Promise<void>((r) => (open = r));
+  const proxy = {
+    dropCalls: null as RegExp | null,
+    refuseMethods: null as RegExp | null,
+    logLimits: null as LogLimits | null,
+    logRefusals: { range: 0, results: 0 },
+    hold: null as ((call: RpcCall) => boolean) | null,
+    held: 0,
+    release: () => {
+      proxy.hold = null;
+      open();
+      gate = new Promise<void>((r) => (open = r));
+    },
+  };
   const server: Server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     let methods: string[] = [];
+    let held = 0;
     try {
       const parsed = JSON.parse(body);
-      for (const m of Array.isArray(parsed) ? parsed : [parsed]) calls.push({ method: m.method, params: m.params ?? [] });
+      for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+        const call = { method: m.method, params: m.params ?? [] };
+        calls.push(call);
+        if (proxy.hold?.(call)) held++;
+      }
       methods = (Array.isArray(parsed) ? parsed : [parsed]).map((m: { method: string }) => m.method);
     } catch {
       // forwarded as is; the node answers the parse error
+    }
+    if (held > 0) {
+      proxy.held += held;
+      await gate;
     }
     if (proxy.dropCalls && methods.some((m) => proxy.dropCalls!.test(m))) {
       req.socket.destroy(); // the node "drops the connection" mid-request

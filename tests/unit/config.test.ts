@@ -23,6 +23,13 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...base, EVM_HEAD_TTL_MS: '-1' })).toThrow(/EVM_HEAD_TTL_MS/);
   });
 
+  it('reads older history in windows of 1,000 transactions unless told, and refuses a window under 10', () => {
+    expect(parseConfig(base).evmHistoryWindow).toBe(1000);
+    expect(parseConfig({ ...base, EVM_HISTORY_WINDOW: '25' }).evmHistoryWindow).toBe(25);
+    expect(() => parseConfig({ ...base, EVM_HISTORY_WINDOW: '9' })).toThrow(/EVM_HISTORY_WINDOW/);
+    expect(() => parseConfig({ ...base, EVM_HISTORY_WINDOW: 'many' })).toThrow(/EVM_HISTORY_WINDOW: EVM_HISTORY_WINDOW must be a number of transactions/);
+  });
+
   it('switches to hosted mode with a key, and the ledger defaults follow', () => {
     const c = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' });
     expect(c.mode).toBe('hosted');

@@ -7,9 +7,9 @@ import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
 import { ErrorState } from '@/components/wallet/error-state';
-import { CoverageNote } from '@/components/wallet/coverage-note';
+import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
-import { getWalletHistory, historyCoverage } from '@/lib/operations/wallet-history';
+import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
 import { zodToBadParameter } from '@/lib/api/handler';
 import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
 import { historyParsers } from '@/lib/server/view-params';
@@ -93,10 +93,13 @@ async function FirstPage({
       ? await reverseNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
   // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
-  const missing = initial.ok ? ((await historyCoverage().catch(() => null))?.missing ?? null) : null;
+  const [missing, indexing] = initial.ok
+    ? await Promise.all([historyCoverage().then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
+    : [null, false];
   return (
     <>
       {missing ? <CoverageNote missing={missing} /> : null}
+      {indexing ? <IndexingNote /> : null}
       <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
     </>
   );

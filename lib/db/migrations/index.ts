@@ -2,6 +2,7 @@ import { evmNodeMigration } from './100-evm-node';
 import { evmSelfdestructMigration } from './110-evm-selfdestruct';
 import { evmChainMigration } from './120-evm-chain';
 import { evmBlockPartiesMigration } from './116-evm-block-parties';
+import { evmSpansMigration } from './130-evm-spans';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 
@@ -15,4 +16,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);

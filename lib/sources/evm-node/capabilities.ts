@@ -80,7 +80,7 @@ export function historyCoverage(c: NodeCapabilities): HistoryCoverage {
   if (c.ots) {
     return {
       complete: true,
-      found_with: ['ots_searchTransactionsAfter', c.traceFilter ? 'trace_filter (SELFDESTRUCT beneficiaries)' : 'debug_traceBlockByNumber (SELFDESTRUCT beneficiaries, each block once)', logs],
+      found_with: ['ots_searchTransactionsBefore/After', c.traceFilter ? 'trace_filter (SELFDESTRUCT beneficiaries)' : 'debug_traceBlockByNumber (SELFDESTRUCT beneficiaries, each block once)', logs],
       missing: null,
     };
   }

@@ -18,8 +18,8 @@ import { headInfo, hexNum, nodeChainId, rpc, type HeadInfo } from './rpc';
  *   everything goes), else a binary search over the checkpoints for the newest one the node still has.
  *   Blocks after it (the fork) are dropped. The search costs one call per halving (about 8 for 256).
  *
- * Dropped at a fork F (one transaction, under the chain's row lock): activity rows and indexed_to above
- * F (history re-indexes from there), kept transaction facts and block times above F, SELFDESTRUCT rows,
+ * Dropped at a fork F (one transaction, under the chain's row lock): activity rows and the spans read
+ * above F (history and chain scans read those blocks again), kept transaction facts and block times above F, SELFDESTRUCT rows,
  * NFT balances and jobs of every owner indexed past F (re-indexed from scratch in the background: the
  * balances are sums, not events), token facts and token URIs read after block F was seen (their
  * contract may not exist any more, or be another one), checkpoints above F. The epoch grows by one.
@@ -213,12 +213,13 @@ async function newestHeld(d: Queryable, chainId: number, below: number): Promise
 async function dropAfter(tx: Queryable, chainId: number, fork: number): Promise<void> {
   const p = [chainId, fork];
   await tx.query('DELETE FROM evm_wallet_activity WHERE chain_id = $1 AND block_number > $2', p);
-  await tx.query('UPDATE evm_wallet_index SET indexed_to = $2, updated_at = now() WHERE chain_id = $1 AND indexed_to > $2', [chainId, Math.max(0, fork)]);
+  // What was read (spans of wallets and of chain scans) ends at the fork: the blocks after it are read again.
+  await tx.query('DELETE FROM evm_span WHERE chain_id = $1 AND lo > $2', p);
+  await tx.query('UPDATE evm_span SET hi = $2 WHERE chain_id = $1 AND hi > $2', p);
   await tx.query('DELETE FROM evm_tx WHERE chain_id = $1 AND block_number > $2', p);
   await tx.query('DELETE FROM evm_block WHERE chain_id = $1 AND number > $2', p);
   await tx.query('DELETE FROM evm_selfdestruct WHERE chain_id = $1 AND block_number > $2', p);
   await tx.query('DELETE FROM evm_tx_party WHERE chain_id = $1 AND block_number > $2', p);
-  await tx.query('UPDATE evm_chain_scan SET scanned_to = $2 WHERE chain_id = $1 AND scanned_to > $2', [chainId, Math.max(0, fork)]);
   // NFT balances are sums over the owner's transfers: an owner indexed past the fork starts over (its
   // next listing claims a new job). A job still running elsewhere stops at its next commit (assertEpoch).
   const owners = 'SELECT owner FROM evm_nft_sync WHERE chain_id = $1 AND synced_to > $2';

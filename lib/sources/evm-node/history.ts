@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
-import { ensureWalletIndexed } from './activity';
+import { activityHead, ensureCovered } from './activity';
 import { categorise, methodLabel, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
@@ -14,9 +14,10 @@ import { movesValue } from './transfers';
 import { badParameter } from '@/lib/errors';
 
 /**
- * Wallet history from Lantern's own index of an EVM node. A page is: bring the wallet's activity index
- * to the head (nothing to do when no block arrived), one keyset query on (block_number, tx_index),
- * and the facts of just those transactions (cached once final). Cost does not grow with history length.
+ * Wallet history from Lantern's own index of an EVM node. A page is: make sure the wallet's activity
+ * index holds the rows this page needs (the windows that hold them; nothing to read when they are
+ * known and no block arrived), one keyset query on (block_number, tx_index), and the facts of just
+ * those transactions (cached once final). Cost grows with neither the wallet's history nor the page's depth.
  */
 
 const DEFAULT_LIMIT = 100;
@@ -38,11 +39,14 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
     after = { block: block as number, index: index as number, page: page as number };
   }
 
-  const head = await ensureWalletIndexed(chain.id, wallet);
+  const at = await activityHead();
+  const head = at.head;
   const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
   const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);
 
   const desc = query.order === 'DESC';
+  // Only the windows of the wallet's activity this page needs are read from the node (activity.ts).
+  await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
   const params: unknown[] = [chain.id, wallet, fromBlock, toBlock, limit + 1];
   let keyset = '';
   if (after) {

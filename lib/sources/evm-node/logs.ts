@@ -124,6 +124,52 @@ export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: numb
   return [...seen.values()];
 }
 
+/** Blocks in the first eth_getLogs call of a window (then 4 times more per call while it finds too little). */
+const WINDOW_FIRST_SPAN = 2_000;
+
+/**
+ * eth_getLogs over [lo, hi] for each filter, walked from one end (`desc`: from hi down, `asc`: from lo up)
+ * in growing spans, stopping once `enough(reached, txs)` says so: `reached` is the last block scanned
+ * (every block between it and the starting end is done) and `txs` the transactions found so far. So a
+ * window of a wallet with thousands of token transfers reads only as far as its page needs. Refusals
+ * are split as in getLogsRange. Deduplicated by (tx hash, log index).
+ */
+export async function getLogsWindow(
+  filters: (Hex | Hex[] | null)[][],
+  lo: number,
+  hi: number,
+  dir: 'asc' | 'desc',
+  enough: (reached: number, txs: ReadonlySet<string>) => boolean,
+): Promise<{ logs: RawLog[]; reached: number }> {
+  const seen = new Map<string, RawLog>();
+  const txs = new Set<string>();
+  let span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, WINDOW_FIRST_SPAN);
+  let reached = dir === 'desc' ? hi + 1 : lo - 1;
+  while (dir === 'desc' ? reached > lo : reached < hi) {
+    const [start, end] = dir === 'desc' ? [Math.max(lo, reached - span), reached - 1] : [reached + 1, Math.min(hi, reached + span)];
+    let batch: RawLog[][];
+    try {
+      batch = await Promise.all(filters.map((topics) => rpc<RawLog[]>('eth_getLogs', [{ fromBlock: hexNum(start), toBlock: hexNum(end), topics }])));
+    } catch (e) {
+      const next = afterRefusal(e, end - start + 1);
+      if (next === null) throw e;
+      span = next;
+      continue;
+    }
+    for (const logs of batch) {
+      for (const l of logs) {
+        if (l.removed) continue;
+        seen.set(`${l.transactionHash}:${l.logIndex}`, l);
+        txs.add(l.transactionHash.toLowerCase());
+      }
+    }
+    reached = dir === 'desc' ? start : end;
+    if (enough(reached, txs)) break;
+    span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, span * 4);
+  }
+  return { logs: [...seen.values()], reached: dir === 'desc' ? Math.max(lo, reached) : Math.min(hi, reached) };
+}
+
 /** The span to try after `tried` blocks were refused, or null when this error is not a refusal to split. */
 export function afterRefusal(e: unknown, tried: number): number | null {
   const timedOut = e instanceof LanternError && e.code === 'upstream_timeout';

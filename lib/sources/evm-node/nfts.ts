@@ -9,7 +9,7 @@ import { TOPIC_TRANSFER, ZERO_ADDRESS, getLogsRange, parseTransferLog, transferF
 import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
 import { scheduleMetadataFetch } from './metadata-fetch';
 import { ChainChangedError, assertEpoch, chainHead, currentChain } from './chain';
-import { assertNodeChain } from './rpc';
+import { assertNodeChain, inBackground } from './rpc';
 import { tokenFactsMany } from './tokens';
 
 /**
@@ -172,8 +172,8 @@ async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' |
 
 function startJob(key: string, chainId: number, owner: string): Promise<void> {
   let epoch: number | undefined;
-  const job = currentChain()
-    .then((c) => runJob(chainId, owner, (epoch = c.epoch), c.head))
+  // Background work: its node calls are never batched with a page's (rpc.ts).
+  const job = inBackground(() => currentChain().then((c) => runJob(chainId, owner, (epoch = c.epoch), c.head)))
     // The token URIs are known now: their off-chain metadata is fetched next, in the background.
     .then(() => scheduleMetadataFetch(chainId, owner, true))
     .catch(async (e) => {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { chainById, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
@@ -66,6 +67,19 @@ function state(): State {
   return g.__lanternEvmRpc;
 }
 
+/** Set while background work (a wallet's older history) runs: its calls batch among themselves, never with a page's. */
+const background = new AsyncLocalStorage<true>();
+// viem keeps one batch per URL and abort signal: a signal of its own gives background calls a batch of their own.
+const BACKGROUND_BATCH = { signal: new AbortController().signal };
+
+/**
+ * Runs `fn` as background work: its node calls are not batched with a page's (a batch is answered as a
+ * whole, so a page's quick calls would wait for a background window's slow one).
+ */
+export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+  return background.run(true, fn);
+}
+
 const RETRIES = 2;
 /** JSON-RPC codes worth another try: unknown, internal error, limit exceeded, rate limited (429, QuickNode's -32007). */
 const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
@@ -82,7 +96,7 @@ export async function rpc<T>(method: string, params: unknown[] = []): Promise<T>
       // While the node is suspect, each call travels alone: one of them is the probe and the others fail
       // at once, instead of riding in the probe's batch and waiting out its timeout with it.
       const client = s.breaker.state() === 'closed' ? s.client : s.single;
-      return (await client.request({ method, params } as never)) as T;
+      return (await client.request({ method, params } as never, background.getStore() ? BACKGROUND_BATCH : undefined)) as T;
     } catch (e) {
       const err = mapError(method, e, s.breaker.source);
       if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;

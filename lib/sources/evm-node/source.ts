@@ -18,6 +18,7 @@ import { chainMark } from './chain';
 import { headBlock, reorgDepth } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
+import { walletIndexState } from './activity';
 
 /**
  * The EVM node source's implementations of the source interfaces (lib/sources/types.ts). It reads at
@@ -42,13 +43,14 @@ export const nodeNftResync: NftResyncSource = {
 export const nodeTokenFacts: TokenFactsSource = { tokenFacts: tokenFactsMany };
 
 export const nodeActivity: WalletActivitySource = {
-  // The wallet's activity index, as far as the last history request brought it.
-  async transactionCount(chain, address) {
-    const d = await db();
-    const { rows } = await d.query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
+  async state(chain, address) {
+    const wallet = address.toLowerCase();
+    const { complete } = await walletIndexState(chain.id, wallet);
+    if (!complete) return { complete, transactionCount: null };
+    const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
       chain.id,
-      address.toLowerCase(),
+      wallet,
     ]);
-    return Number(rows[0].n);
+    return { complete, transactionCount: Number(rows[0]!.n) };
   },
 };
