@@ -242,6 +242,10 @@ export interface OracleTx {
   transfers: string[];
   /** Frames whose reported value did not move (`DELEGATECALL`, `CALLCODE`, `reverted`) and SELFDESTRUCTs seen. */
   kinds: Set<string>;
+  /** Token movements of the receipt's logs: `erc20:token:from>to:value`, `nft:token:id:from>to:amount`. */
+  tokens: string[];
+  /** Each account's balance change in this transaction (prestateTracer diffMode), fee included; only changed ones. */
+  balanceDiff: Map<string, bigint>;
 }
 
 /** Every transaction of blocks [1, head] with its parties and its ETH movements, by the rule. */
@@ -251,9 +255,14 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
   const hashes = blocks.flatMap((b) => b.transactions);
   const receipts = (await rpc.batch(hashes.map((h) => ['eth_getTransactionReceipt', [h]]), 50)) as {
     transactionHash: string; blockNumber: Hex; transactionIndex: Hex; from: string; to: string | null; contractAddress: string | null;
-    status: Hex; gasUsed: Hex; effectiveGasPrice: Hex; logs: { topics: string[] }[];
+    status: Hex; gasUsed: Hex; effectiveGasPrice: Hex; logs: { address: string; topics: string[]; data: Hex }[];
   }[];
   const traces = (await rpc.batch(hashes.map((h) => ['debug_traceTransaction', [h, { tracer: 'callTracer' }]]), 50)) as Frame[];
+  type Prestate = Record<string, { balance?: Hex }>;
+  const diffs = (await rpc.batch(hashes.map((h) => ['debug_traceTransaction', [h, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]]), 50)) as {
+    pre: Prestate;
+    post: Prestate;
+  }[];
   return receipts.map((r, i) => {
     const root = traces[i]!;
     const parties = new Set<string>([r.from.toLowerCase()]);
@@ -276,12 +285,32 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
     const shallow = new Set<string>([r.from.toLowerCase(), root.from.toLowerCase()]);
     for (const a of [r.to, r.contractAddress, root.to]) if (a) shallow.add(a.toLowerCase());
     walk(root, 0, false);
+    const tokens: string[] = [];
     for (const l of r.logs) {
       const t = l.topics;
       const addr = (x: string | undefined) => (x ? `0x${x.slice(26)}`.toLowerCase() : null);
       const add = (...xs: (string | null)[]) => xs.forEach((x) => x && (parties.add(x), shallow.add(x)));
+      const token = l.address.toLowerCase();
       if (t[0] === TRANSFER && (t.length === 3 || t.length === 4)) add(addr(t[1]), addr(t[2]));
       if ((t[0] === SINGLE || t[0] === BATCH) && t.length === 4) add(addr(t[2]), addr(t[3]));
+      if (t[0] === TRANSFER && t.length === 3) tokens.push(`erc20:${token}:${addr(t[1])}>${addr(t[2])}:${BigInt(l.data)}`);
+      if (t[0] === TRANSFER && t.length === 4) tokens.push(`nft:${token}:${BigInt(t[3]!)}:${addr(t[1])}>${addr(t[2])}:1`);
+      if ((t[0] === SINGLE || t[0] === BATCH) && t.length === 4) {
+        // ABI words of the data: (id, value) for a single; (offset, offset, n, ids..., n, values...) for a batch.
+        const words = (l.data.slice(2).match(/.{64}/g) ?? []).map((w) => BigInt(`0x${w}`));
+        const pairs: [bigint, bigint][] =
+          t[0] === SINGLE ? [[words[0]!, words[1]!]] : words.slice(3, 3 + Number(words[2])).map((id, k) => [id, words[4 + Number(words[2]) + k]!]);
+        for (const [id, value] of pairs) tokens.push(`nft:${token}:${id}:${addr(t[2])}>${addr(t[3])}:${value}`);
+      }
+    }
+    const balanceDiff = new Map<string, bigint>();
+    const { pre, post } = diffs[i]!;
+    // diffMode: `pre` holds the accounts the transaction changed, `post` what changed in them; an account
+    // only in `pre` was deleted, one only in `post` is new, a field left out of `post` did not change.
+    for (const a of new Set([...Object.keys(pre), ...Object.keys(post)])) {
+      const before = pre[a] ? BigInt(pre[a]!.balance ?? '0x0') : 0n;
+      const after = post[a] ? (post[a]!.balance !== undefined ? BigInt(post[a]!.balance!) : before) : 0n;
+      if (after !== before) balanceDiff.set(a.toLowerCase(), after - before);
     }
     return {
       hash: r.transactionHash.toLowerCase(),
@@ -294,6 +323,8 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
       shallow,
       transfers: transfers.sort(),
       kinds,
+      tokens: tokens.sort(),
+      balanceDiff,
     };
   });
 }
