@@ -56,6 +56,10 @@ try {
     if (mod.printWalletPageFigures && fn === 'benchWalletPage') mod.printWalletPageFigures(results[fn]);
   }
 
+  // History at scale: its own anvil and servers (wallets of 10 to 50,000 transactions, each beside the node's floor).
+  console.log('\n== benchHistoryScale');
+  results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale({ startServer, freePort });
+
   console.log('\n== load and overhead (autocannon, loopback)');
   // Load: warm each URL once, then hammer it.
   const nft = `${a.url}/api/v2.2/${bob}/nft?chain=devnet`;
