@@ -5,7 +5,8 @@ import { startLantern, type LanternInstance } from '../support/lantern';
 import { NODE_KINDS, startRpcProxy, type LogLimits, type RpcProxy } from '../support/rpc-proxy';
 
 // The kinds of node Lantern meets, made from one anvil chain (tests/support/foreign-chain.ts) by a proxy:
-// Reth without ots (trace_* only), Geth (no ots_, no trace_*: eth_ and debug_ only) and hosted providers
+// Reth without ots (trace_* only), a node without debug_ (internal calls from trace_transaction), Geth (no
+// ots_, no trace_*: eth_ and debug_ only) and hosted providers
 // that refuse eth_getLogs over more than 2,000 blocks or 10,000 results, in Infura's and in Alchemy's
 // words. The chain spreads its transactions over more than 4,200 blocks, so every wallet's log queries
 // meet the range limit. What each wallet's history must hold comes from the node (blocks, receipts,
@@ -21,7 +22,7 @@ interface Kind {
   proxy: RpcProxy;
   lantern?: LanternInstance;
 }
-const kinds: Record<'traceOnly' | 'geth' | 'infura' | 'alchemy', Kind> = {} as never;
+const kinds: Record<'traceOnly' | 'noDebug' | 'geth' | 'infura' | 'alchemy', Kind> = {} as never;
 
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const SINGLE = '0xc3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62';
@@ -54,6 +55,7 @@ beforeAll(async () => {
     return p;
   };
   kinds.traceOnly = { name: 'trace only (Reth without ots)', proxy: await proxy((p) => (p.refuseMethods = NODE_KINDS.traceOnly)) };
+  kinds.noDebug = { name: 'no debug_ (Erigon or Reth without the debug namespace)', proxy: await proxy((p) => (p.refuseMethods = /^debug_/)) };
   kinds.geth = { name: 'Geth-like (no ots_, no trace_)', proxy: await proxy((p) => (p.refuseMethods = NODE_KINDS.gethLike)) };
   kinds.infura = { name: 'provider, Infura wording', proxy: await proxy((p) => (p.logLimits = INFURA)) };
   ALCHEMY.maxResults = await busiestBlock();
@@ -144,6 +146,17 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
     const res = await fetch(`${k.lantern!.url}/wallet/${chain.wallets[0]}`);
     expect(res.status).toBe(200);
     expect(await res.text()).not.toContain('data-coverage');
+    console.log(`[node kinds] ${k.name}: ${callCounts(k.proxy)}`);
+  }, 600_000);
+
+  it('no debug_ (Erigon or Reth without it): internal transfers from trace_transaction, every wallet complete', async () => {
+    const k = kinds.noDebug;
+    await checkAll(k, (w) => facts.filter((t) => t.parties.has(w)));
+    // callTracer is refused (the first page's batch asks it), then parity traces for every transaction read: no callTracer after them.
+    const methods = k.proxy.calls.map((c) => c.method);
+    const firstParity = methods.indexOf('trace_transaction');
+    expect(firstParity).toBeGreaterThan(-1);
+    expect(methods.lastIndexOf('debug_traceTransaction')).toBeLessThan(firstParity);
     console.log(`[node kinds] ${k.name}: ${callCounts(k.proxy)}`);
   }, 600_000);
 

@@ -70,6 +70,8 @@ export interface PageNeed {
 
 /** Blocks in the first window on a node without ots_ (then 4 times more per window that finds too little). */
 const RANGE_WINDOW = 2_000;
+/** The fewest transactions a window asks for: a page of 25 and one more, so a wallet page's small queries (its newest and oldest row) read the window its first page needs. */
+const MIN_WANT = 26;
 /** A window finding nothing this many times in a row is a bug: stop rather than loop. */
 const MAX_STEPS = 10_000;
 const STALE_FILL_SECONDS = 60;
@@ -100,8 +102,9 @@ export async function activityHead(): Promise<{ head: number; epoch: number }> {
 export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed): Promise<void> {
   const ctx: Ctx = { chainId, address, head: at.head, epoch: at.epoch, final: at.head - reorgDepth() };
   if (need.from > need.to) return;
-  const key = `${chainId}:${address}`;
-  // Queued behind this wallet's running page: the windows it reads are usually the ones this one needs.
+  const key = `${chainId}:${address}:${need.order}`;
+  // Queued behind this wallet's running page in the same direction: the windows it reads are usually the
+  // ones this one needs (the wallet page asks for its newest row and its newest page at once).
   const run = (st.queue.get(key) ?? Promise.resolve()).then(() => cover(ctx, need));
   const settled = run.then(
     () => undefined,
@@ -143,7 +146,7 @@ async function cover(ctx: Ctx, need: PageNeed): Promise<void> {
       if (s.lo <= need.from) return;
       const n = await countRows(ctx, need, s.lo, top);
       if (n >= need.need) return;
-      await windowDown(ctx, s.lo - 1, Math.max(need.from, (spanBelow(spans, s.lo)?.hi ?? 0) + 1), need.need - n);
+      await windowDown(ctx, s.lo - 1, Math.max(need.from, (spanBelow(spans, s.lo)?.hi ?? 0) + 1), Math.max(MIN_WANT, need.need - n));
     } else {
       const bottom = need.after ? Math.max(need.after.block, need.from) : need.from;
       if (bottom > need.to) return;
@@ -155,7 +158,7 @@ async function cover(ctx: Ctx, need: PageNeed): Promise<void> {
       if (s.hi >= need.to) return;
       const n = await countRows(ctx, need, bottom, s.hi);
       if (n >= need.need) return;
-      await windowUp(ctx, s.hi + 1, Math.min(need.to, (spanAbove(spans, s.hi)?.lo ?? Infinity) - 1), need.need - n);
+      await windowUp(ctx, s.hi + 1, Math.min(need.to, (spanAbove(spans, s.hi)?.lo ?? Infinity) - 1), Math.max(MIN_WANT, need.need - n));
     }
   }
   throw new Error(`history of ${ctx.address}: the windows did not converge`);
@@ -169,20 +172,20 @@ async function cover(ctx: Ctx, need: PageNeed): Promise<void> {
 async function reachDown(ctx: Ctx, top: number, below: Span | undefined, need: PageNeed): Promise<void> {
   const floor = Math.max(need.from, (below?.hi ?? 0) + 1);
   if (below && below.hi >= need.from - 1) {
-    const reached = await windowUp(ctx, below.hi + 1, top, need.need);
+    const reached = await windowUp(ctx, below.hi + 1, top, Math.max(MIN_WANT, need.need));
     if (reached >= top) return;
   }
-  await windowDown(ctx, top, floor, need.need);
+  await windowDown(ctx, top, floor, Math.max(MIN_WANT, need.need));
 }
 
 /** ASC from `bottom`, which no span holds: the mirror of reachDown. */
 async function reachUp(ctx: Ctx, bottom: number, above: Span | undefined, need: PageNeed): Promise<void> {
   const ceil = Math.min(need.to, (above?.lo ?? Infinity) - 1);
   if (above && above.lo <= need.to + 1) {
-    const reached = await windowDown(ctx, above.lo - 1, bottom, need.need);
+    const reached = await windowDown(ctx, above.lo - 1, bottom, Math.max(MIN_WANT, need.need));
     if (reached <= bottom) return;
   }
-  await windowUp(ctx, bottom, ceil, need.need);
+  await windowUp(ctx, bottom, ceil, Math.max(MIN_WANT, need.need));
 }
 
 /** Rows of the page's range in [lo, hi], beyond its cursor, up to need.need (a bounded count). */
