@@ -101,6 +101,10 @@ beforeAll(async () => {
       res.setHeader('Location', to);
       res.end();
     };
+    if (path === '/meta/good.json' && goodFails) {
+      res.statusCode = 503;
+      return res.end();
+    }
     if (path === '/meta/good.json') return json({ name: 'Good Lantern', description: 'Fetched off chain', image: `http://127.0.0.1:${port}/img/good.png`, attributes: [{ trait_type: 'Glow', value: 7 }] });
     if (path === '/meta/huge.json') return json({ name: 'Huge', pad: 'x'.repeat(300 * 1024) });
     if (path === '/meta/slow.json') return void setTimeout(() => json({ name: 'Too late' }), 8000);
@@ -187,6 +191,10 @@ async function outcomes(): Promise<Map<string, { status: string; reason: string 
 }
 
 let listing: NftItem[];
+/** While set, the metadata server answers 503 for the good token's JSON (a host that went down). */
+let goodFails = false;
+/** Fetches of the good token's JSON the resync test causes (its async resync finishes in the background). */
+let goodHitsAfterResyncs = 0;
 
 describe('off-chain NFT metadata in node mode', () => {
   it('the background job fetches what is good and refuses the rest, with a reason kept per token', async () => {
@@ -291,6 +299,7 @@ describe('off-chain NFT metadata in node mode', () => {
 
     const async = await get(`${base}?flag=metadata&mode=async`);
     expect(async.status).toBe(202);
+    goodHitsAfterResyncs = before! + 2;
     expect(typeof async.body.status).toBe('string');
 
     expect(await get(`/api/v2.2/nft/${collection}/abc/metadata/resync`)).toEqual({
@@ -302,6 +311,33 @@ describe('off-chain NFT metadata in node mode', () => {
     expect(badFlag.body.parameter).toBe('flag');
     const unknown = await get(`/api/v2.2/nft/${collection}/999/metadata/resync?mode=sync`);
     expect(unknown.status).toBe(404);
+  });
+
+  it('a resync that fails keeps the metadata it had and the time that metadata was fetched', async () => {
+    const good = async (limit: number) =>
+      nftPageSchema.parse((await get(`/api/v2.2/${collector}/nft?normalizeMetadata=true&limit=${limit}`)).body).result.find(
+        (n) => n.token_address === collection.toLowerCase() && n.token_id === idOf('good'),
+      )!;
+    // (each read a new limit: a new cache key, so the listing is read from the database again)
+    // The previous test's async resync first ends (one resync per token at a time: a sync one would join it).
+    for (let i = 0; i < 100 && (metaServer.hits.get('/meta/good.json') !== goodHitsAfterResyncs || (await outcomes()).get(`${collection.toLowerCase()}:${idOf('good')}`)?.status !== 'ok'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const before = await good(97);
+    expect(before.normalized_metadata?.name).toBe('Good Lantern');
+    expect(typeof before.last_metadata_sync).toBe('string');
+    goodFails = true;
+    try {
+      const failed = await get(`/api/v2.2/nft/${collection}/${idOf('good')}/metadata/resync?flag=metadata&mode=sync`);
+      expect(failed).toEqual({ status: 200, body: { status: 'The metadata could not be fetched (http_status): HTTP 503', reason: 'http_status' } });
+    } finally {
+      goodFails = false;
+    }
+    const after = await good(96);
+    expect(after.metadata).toBe(before.metadata);
+    expect(after.normalized_metadata?.name).toBe('Good Lantern');
+    expect(after.last_metadata_sync).toBe(before.last_metadata_sync);
+    expect(after.last_token_uri_sync).toBe(before.last_token_uri_sync);
   });
 
   it('resync is rate-limited per client (20 a minute)', async () => {

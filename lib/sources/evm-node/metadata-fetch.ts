@@ -131,7 +131,7 @@ export async function fetchTokenMetadata(chainId: number, contract: string, toke
         JSON.stringify(json),
       ]);
       await tx.query(
-        `UPDATE evm_nft_metadata_fetch SET status = 'ok', reason = NULL, detail = NULL, attempts = 0, fetched_at = now(), retry_at = now()
+        `UPDATE evm_nft_metadata_fetch SET status = 'ok', reason = NULL, detail = NULL, attempts = 0, fetched_at = now(), ok_at = now(), retry_at = now()
          WHERE chain_id = $1 AND token_address = $2 AND token_id = $3::numeric`,
         [chainId, contract, tokenId],
       );

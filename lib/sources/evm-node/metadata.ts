@@ -77,10 +77,10 @@ export async function tokenMetaMany(
     synced_at: string | Date;
     f_status: string | null;
     f_reason: string | null;
-    fetched_at: string | Date | null;
+    ok_at: string | Date | null;
   }>(
     `SELECT t.token_address, t.token_id::text AS token_id, t.token_uri, t.metadata, t.synced_at,
-            f.status AS f_status, f.reason AS f_reason, f.fetched_at
+            f.status AS f_status, f.reason AS f_reason, f.ok_at
      FROM evm_nft_token t
      LEFT JOIN evm_nft_metadata_fetch f ON f.chain_id = t.chain_id AND f.token_address = t.token_address AND f.token_id = t.token_id
      WHERE t.chain_id = $1 AND (t.token_address, t.token_id) IN (SELECT * FROM unnest($2::text[], $3::numeric[]))`,
@@ -93,7 +93,8 @@ export async function tokenMetaMany(
       tokenUri: r.token_uri,
       metadata: r.metadata,
       uriSyncedAt: iso(r.synced_at),
-      metadataSyncedAt: onChain && r.metadata !== null ? iso(r.synced_at) : fetched ? iso(r.fetched_at) : null,
+      // Off chain: when the metadata shown was fetched, even if a later attempt (a resync) failed and kept it.
+      metadataSyncedAt: r.metadata === null ? null : onChain ? iso(r.synced_at) : iso(r.ok_at),
       fetch:
         !r.token_uri || onChain ? null : { status: fetched ? 'ok' : r.f_status === 'failed' ? 'failed' : 'pending', reason: r.f_status === 'failed' ? r.f_reason : null },
     });
