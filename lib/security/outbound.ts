@@ -124,21 +124,44 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
   return u;
 }
 
-/** DNS lookup that answers only public addresses: the socket then connects to exactly what was checked. */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses as { address: string; family: number }[];
-    // One non-public answer refuses the name: a name that points inside is not fetched at all.
-    for (const a of list) {
-      const why = nonPublicReason(a.address);
-      if (why) return callback(new OutboundRefused('address_not_public', `${hostname} resolves to ${a.address}, which is not public (${why})`), '', 0);
-    }
-    if (list.length === 0) return callback(new OutboundRefused('dns_failed', `${hostname} has no address`), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+/** A name's addresses, as `dns.lookup(name, { all: true })` answers them. Injectable for tests. */
+export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname, family) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses as { address: string; family: number }[]))),
+  );
+
+/**
+ * The lookup a socket uses for a name that is not allow-listed: it answers only public addresses, so the
+ * socket connects to exactly what was checked. Called once per connection: a name that answered a
+ * public address before and a private one now (DNS rebinding) is refused now.
+ */
+export function checkedLookup(resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = (options.family === 4 || options.family === 6 ? options.family : 0) as 0 | 4 | 6;
+    resolve(hostname, family).then(
+      (list) => {
+        // One non-public answer refuses the name: a name that points inside is not fetched at all.
+        for (const a of list) {
+          const why = nonPublicReason(a.address);
+          if (why) return callback(new OutboundRefused('address_not_public', `${hostname} resolves to ${a.address}, which is not public (${why})`), '', 0);
+        }
+        if (list.length === 0) return callback(new OutboundRefused('dns_failed', `${hostname} has no address`), '', 0);
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+}
+
+const publicLookup = checkedLookup();
+
+/** Runs one request to a host (`host:port`) under that host's limits; see lib/security/host-gate.ts. */
+export interface HopGate {
+  run<T>(host: string, fn: () => Promise<T>): Promise<T>;
+}
 
 export interface FetchJsonOptions extends OutboundPolicy {
   maxBytes: number;
@@ -147,6 +170,10 @@ export interface FetchJsonOptions extends OutboundPolicy {
   maxRedirects: number;
   /** Called with the host of each connection made (tests and rate limits). */
   beforeConnect?: (u: URL) => Promise<void> | void;
+  /** Per-host limits, applied to every hop (a redirect's target is gated as its own host). */
+  gate?: HopGate;
+  /** Name resolution for hosts that are not allow-listed (tests: a name answering what they choose). */
+  resolve?: Resolver;
 }
 
 export interface FetchedJson {
@@ -160,8 +187,12 @@ const JSON_TYPES = /^(application\/(json|[a-z0-9.+-]*\+json|octet-stream)|text\/
 export async function fetchPublicJson(raw: string, opts: FetchJsonOptions): Promise<FetchedJson> {
   let u = checkUrl(raw, opts);
   for (let hop = 0; ; hop++) {
-    await opts.beforeConnect?.(u);
-    const res = await getOnce(u, opts);
+    const target = u;
+    const once = async () => {
+      await opts.beforeConnect?.(target);
+      return getOnce(target, opts);
+    };
+    const res = opts.gate ? await opts.gate.run(target.host, once) : await once();
     if (res.kind === 'redirect') {
       if (hop >= opts.maxRedirects) throw new OutboundRefused('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
       let next: URL;
@@ -193,7 +224,7 @@ function getOnce(u: URL, opts: FetchJsonOptions): Promise<Hop> {
         method: 'GET',
         headers: { Accept: 'application/json', 'User-Agent': 'Lantern-NFT-metadata' },
         // Allow-listed hosts resolve normally; every other name goes through the checking lookup.
-        lookup: allowed ? undefined : publicLookup,
+        lookup: allowed ? undefined : opts.resolve ? checkedLookup(opts.resolve) : publicLookup,
         agent: false,
         timeout: opts.timeoutMs,
       },
