@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostGate } from '../../../lib/security/host-gate';
-import { OutboundRefused, checkUrl, checkedLookup, fetchPublicJson, isAllowListed, nonPublicReason } from '../../../lib/security/outbound';
+import { OutboundRefused, checkUrl, checkedLookup, fetchPublicJson, isAllowListed, nonPublicReason, type FetchJsonOptions } from '../../../lib/security/outbound';
 
 // The SSRF guard of the NFT metadata fetcher: address classification, URL forms, and real loopback
 // servers that count every connection they receive (a refused address must see none).
@@ -226,7 +226,7 @@ afterAll(async () => {
   await inner?.stop();
 });
 
-async function reason(url: string, o = opts()): Promise<string> {
+async function reason(url: string, o: FetchJsonOptions = opts()): Promise<string> {
   try {
     await fetchPublicJson(url, o);
     return 'fetched';
