@@ -111,6 +111,25 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     }
   });
 
+  it('the page of an unknown hash is a real 404 that says so and what to try, in both modes; a malformed one too', async () => {
+    const unknown = `0x${'ab'.repeat(32)}`;
+    for (const base of [node.url, hosted.url]) {
+      const res = await fetch(`${base}/tx/${unknown}?chain=devnet`);
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain('<h1 class="text-xl font-semibold">Transaction not found</h1>');
+      expect(html).toContain('data-reason="unknown"');
+      expect(html).toMatch(new RegExp(`No transaction has the hash <span[^>]*>${unknown}</span> on Devnet`));
+      expect(html).toContain('Copy the hash again from where you found it');
+      expect(html).toContain('role="search"');
+      const bad = await fetch(`${base}/tx/0x1234?chain=devnet`);
+      expect(bad.status).toBe(404);
+      const badHtml = await bad.text();
+      expect(badHtml).toContain('data-reason="malformed"');
+      expect(badHtml).toContain('is not a transaction hash');
+    }
+  });
+
   it('hostile input to the new operations is a 4xx JSON naming it, never a 5xx, in both modes', async () => {
     const good = sample('eth_send');
     const wallet = m.accounts.alice.checksumAddress;
@@ -151,7 +170,9 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       expect(r).toMatchObject({ code: 'transaction_pending' });
       expect(r.message).toMatch(/pending/);
       // The page says so too.
-      const html = await (await fetch(`${own.url}/tx/${hash}?chain=devnet`)).text();
+      const page = await fetch(`${own.url}/tx/${hash}?chain=devnet`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
       expect(html).toContain('data-error-code="transaction_pending"');
       expect(html).toMatch(/is pending on/);
     } finally {
