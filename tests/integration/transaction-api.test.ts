@@ -119,7 +119,7 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       const html = await res.text();
       expect(html).toContain('<h1 class="text-xl font-semibold">Transaction not found</h1>');
       expect(html).toContain('data-reason="unknown"');
-      expect(html).toMatch(new RegExp(`No transaction has the hash <span[^>]*>${unknown}</span> on Devnet`));
+      expect(html).toMatch(new RegExp(`No transaction has the hash <span[^>]*>${unknown}</span> on Local devnet`));
       expect(html).toContain('Copy the hash again from where you found it');
       expect(html).toContain('role="search"');
       const bad = await fetch(`${base}/tx/0x1234?chain=devnet`);
