@@ -37,6 +37,40 @@ async function get(base: string, path: string) {
   return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** RFC 4180: quoted fields may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') endField();
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      endField();
+      rows.push(row);
+      row = [];
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
 interface Trace { calls?: Trace[] }
 const countCalls = (t: Trace): number => (t.calls ?? []).reduce((n, c) => n + 1 + countCalls(c), 0);
 
@@ -86,6 +120,28 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       expect(viaHosted).toEqual(r);
     });
   }
+
+  it('the history CSV’s transaction_url links each row to its transaction page, which shows that transaction; in both modes', async () => {
+    const dave = m.accounts.dave.checksumAddress;
+    for (const base of [node.url, hosted.url]) {
+      const res = await fetch(`${base}/wallet/${dave}/history.csv?chain=devnet`);
+      expect(res.status).toBe(200);
+      const [head, ...rows] = parseCsv(await res.text());
+      const hashAt = head.indexOf('hash');
+      const urlAt = head.indexOf('transaction_url');
+      expect(urlAt).toBe(head.length - 1);
+      expect(rows).toHaveLength(10); // dave has exactly 10 transactions (SCENARIO.md)
+      for (const row of rows) {
+        expect(row[urlAt]).toBe(`${base}/tx/${row[hashAt]}?chain=devnet`);
+        // Each is a transaction the node knows.
+        expect((await rpc<{ hash: string } | null>('eth_getTransactionByHash', [row[hashAt]]))?.hash).toBe(row[hashAt]);
+      }
+      // Following one (the first) opens that transaction's page.
+      const page = await fetch(rows[0][urlAt]);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`data-testid="tx-hash">${rows[0][hashAt]}</span>`);
+    }
+  });
 
   it('verbose: the token send’s call and Transfer log decoded; a non-token log is left undecoded', async () => {
     const hash = sample('erc20_transfer');
