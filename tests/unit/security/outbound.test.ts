@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostGate } from '../../../lib/security/host-gate';
-import { OutboundRefused, checkUrl, checkedLookup, fetchPublicJson, isAllowListed, nonPublicReason, type FetchJsonOptions } from '../../../lib/security/outbound';
+import { OutboundRefused, checkUrl, checkedLookup, fetchPublicJson, isAllowListed, nonPublicReason, sniffRaster, type FetchJsonOptions } from '../../../lib/security/outbound';
 
 // The SSRF guard of the NFT metadata fetcher: address classification, URL forms, and real loopback
 // servers that count every connection they receive (a refused address must see none).
@@ -387,5 +387,36 @@ describe('per-host limits (HostGate), on every hop', () => {
       await target.stop();
       for (const f of firsts) await f.stop();
     }
+  });
+});
+
+describe('sniffRaster (the media proxy passes what the bytes are, not what the server says)', () => {
+  const bytes = (...parts: (string | number[])[]) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+  it.each([
+    ['image/png', bytes([0x89], 'PNG', [0x0d, 0x0a, 0x1a, 0x0a, 0, 0])],
+    ['image/jpeg', bytes([0xff, 0xd8, 0xff, 0xe0])],
+    ['image/gif', bytes('GIF89a', [1, 0])],
+    ['image/gif', bytes('GIF87a')],
+    ['image/webp', bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 ')],
+    ['image/avif', bytes([0, 0, 0, 0x1c], 'ftypavif')],
+  ])('%s', (type, b) => {
+    expect(sniffRaster(b)).toBe(type);
+  });
+  it.each([
+    ['SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+    ['SVG after an XML declaration', bytes('<?xml version="1.0"?><svg/>')],
+    ['HTML', bytes('<!doctype html><script>alert(1)</script>')],
+    ['a PNG signature cut short', bytes([0x89], 'PNG')],
+    ['RIFF that is not WebP', bytes('RIFF', [0, 0, 0, 0], 'WAVE')],
+    ['nothing', bytes()],
+  ])('refuses %s', (_what, b) => {
+    expect(sniffRaster(b)).toBeNull();
+  });
+  it('text never passes, whatever it says (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (t) => {
+        expect(sniffRaster(new TextEncoder().encode(`<${t}`))).toBeNull();
+      }),
+    );
   });
 });
