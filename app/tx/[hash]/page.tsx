@@ -121,7 +121,9 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
           <span data-testid="tx-block">{tx.block_number}</span>
         </Row>
         <Row term="Time">
-          <time dateTime={tx.block_timestamp}>{formatUtc(tx.block_timestamp)}</time>
+          <time dateTime={tx.block_timestamp} data-testid="tx-time">
+            {formatUtc(tx.block_timestamp)}
+          </time>
         </Row>
         <Row term="From">
           <Party address={tx.from_address} chain={chain} labels={labels} testId="tx-from" />
@@ -155,7 +157,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         ) : (
           <ul className={`mt-2 divide-y divide-line overflow-hidden ${card}`}>
             {natives.map((n, i) => (
-              <li key={`n${i}`} className="px-4 py-2.5 text-sm" data-transfer="native" data-internal={n.internal}>
+              <li key={`n${i}`} className="px-4 py-2.5 text-sm" data-transfer="native" data-internal={n.internal} data-from={n.from.toLowerCase()} data-to={n.to.toLowerCase()} data-wei={n.value}>
                 <span className="font-semibold">
                   {formatUnits(n.value, chain.decimals).text} {chain.symbol}
                 </span>
@@ -163,7 +165,17 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
               </li>
             ))}
             {moves.map((mv, i) => (
-              <li key={`t${i}`} className="px-4 py-2.5 text-sm" data-transfer={mv.kind} data-log-index={mv.logIndex}>
+              <li
+                key={`t${i}`}
+                className="px-4 py-2.5 text-sm"
+                data-transfer={mv.kind}
+                data-log-index={mv.logIndex}
+                data-token={mv.token}
+                data-from={mv.from}
+                data-to={mv.to}
+                data-amount={mv.amount}
+                data-token-id={mv.tokenId ?? undefined}
+              >
                 <span className="font-semibold">
                   {mv.kind === 'erc20' ? `${amountOf(mv.amount, tokens.get(mv.token)?.decimals)} ` : mv.kind === 'erc1155' ? `${mv.amount} × ` : ''}
                   <span className="break-all">{tokenName(mv.token)}</span>
@@ -219,11 +231,11 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
                   <span className="text-ink-muted">#{l.log_index}</span> <span className="break-all font-mono">{tokenName(l.address.toLowerCase())}</span>
                 </p>
                 {l.decoded_event ? (
-                  <p className="mt-1 break-all font-mono">
+                  <p className="mt-1 break-all font-mono" data-testid="log-decoded">
                     {l.decoded_event.label}({l.decoded_event.params.map((p) => `${p.name}: ${p.value}`).join(', ')})
                   </p>
                 ) : (
-                  <p className="mt-1 break-all font-mono text-ink-muted">
+                  <p className="mt-1 break-all font-mono text-ink-muted" data-testid="log-raw">
                     {[l.topic0, l.topic1, l.topic2, l.topic3].filter(Boolean).join(' ')} {l.data}
                   </p>
                 )}
