@@ -255,7 +255,7 @@ test('an unknown hash is a 404 page that says so and what to try', async ({ page
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transaction not found');
   await expect(page.getByTestId('tx-not-found-reason')).toContainText(`No transaction has the hash ${unknown} on Local devnet.`);
   await expect(page.getByRole('heading', { name: 'What you can do' })).toBeVisible();
-  await expect(page.getByRole('search')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
   await expectAccessible(page);
 });
 

@@ -52,7 +52,7 @@ export function TxNotFoundDetails({ chains, defaultChain }: { chains: { name: st
             .
           </li>
         )}
-        <li>Or open the sender’s or recipient’s wallet below: their history lists every transaction they took part in.</li>
+        <li>Or search for the sender’s or recipient’s address (the search box at the top): their history lists every transaction they took part in.</li>
       </ul>
     </>
   );

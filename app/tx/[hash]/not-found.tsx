@@ -1,5 +1,4 @@
 import Link from 'next/link';
-import { SearchBox } from '@/components/layout/search-box';
 import { TxNotFoundDetails } from '@/components/tx/tx-not-found';
 import { chainOptions, defaultChainName } from '@/lib/server/page';
 
@@ -10,9 +9,6 @@ export default function TransactionNotFound() {
       <div className="max-w-prose">
         <h1 className="text-xl font-semibold">Transaction not found</h1>
         <TxNotFoundDetails chains={chainOptions('history')} defaultChain={defaultChainName('history')} />
-        <div className="mt-5">
-          <SearchBox />
-        </div>
         <p className="mt-4">
           <Link href="/">Go to the home page</Link>
         </p>
