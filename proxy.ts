@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as lanternConfig } from '@/lib/config';
-import { originOf, requestIdFor, securityHeaders } from '@/lib/security/headers';
+import { directImageOrigins, requestIdFor, securityHeaders } from '@/lib/security/headers';
 
 // WalletConnect's relay, RPC and modal hosts: allowed only when WALLETCONNECT_PROJECT_ID is set.
 const WALLETCONNECT_HTTP = ['https://*.walletconnect.com', 'https://*.walletconnect.org', 'https://*.web3modal.org', 'https://*.reown.com'];
@@ -18,7 +18,7 @@ export function proxy(request: NextRequest) {
     nonce,
     production: c.env === 'production',
     imageOrigins: [
-      ...[c.ipfsGateway, c.arweaveGateway, ...c.nftMediaOrigins].map(originOf).filter((o): o is string => !!o),
+      ...directImageOrigins(c),
       ...(c.walletConnectProjectId ? WALLETCONNECT_HTTP : []), // wallet logos in the QR modal
     ],
     connectOrigins: c.walletConnectProjectId ? [...WALLETCONNECT_HTTP, 'wss://*.walletconnect.com', 'wss://*.walletconnect.org'] : [],

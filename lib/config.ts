@@ -61,6 +61,7 @@ const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number({ error: 'LANTERN_TEST_CLOCK_OFFSET_MS must be a number of milliseconds' }).int().min(0).default(0),
   ),
+  LANTERN_TEST_CLOCK_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
   UPSTREAM_PROBE_INTERVAL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: 'UPSTREAM_PROBE_INTERVAL_MS must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
@@ -122,6 +123,8 @@ export interface Config {
   upstreamTimeoutMs: number;
   /** Tests only: how far ahead of the wall clock this server's clock runs (lib/clock.ts). */
   testClockOffsetMs: number;
+  /** Tests only: a file holding a further offset in ms, read at every reading of the clock. */
+  testClockFile: string | null;
   /** How long an upstream's open breaker answers 503 at once before one request probes it again. */
   upstreamProbeIntervalMs: number;
   /** Failures in a row (refused, reset, 5xx) that open an upstream's breaker; one timeout opens it at once. */
@@ -193,6 +196,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustedProxyHops: e.TRUSTED_PROXY,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     testClockOffsetMs: e.LANTERN_TEST_CLOCK_OFFSET_MS,
+    testClockFile: e.LANTERN_TEST_CLOCK_FILE ?? null,
     upstreamProbeIntervalMs: e.UPSTREAM_PROBE_INTERVAL_MS,
     upstreamBreakerFailures: e.UPSTREAM_BREAKER_FAILURES,
     upstreamCache: e.UPSTREAM_CACHE === 'on',

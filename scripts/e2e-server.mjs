@@ -16,15 +16,19 @@ import { shutdownOnce } from './lib/shutdown.mjs';
 // playwright.config.ts passes the ports it chose; run alone, this script chooses free ones and says so.
 // The fifth is left closed: A's mainnet and testnet ledger nodes, so those pages fail the same way on
 // every machine (connection refused) instead of depending on whether the public nodes are reachable.
-const [freeA, freeB, freeEvm, freeLedger, closedPort] = freePortsSync(5);
+const [freeA, freeB, freeEvm, freeLedger, freeNft, closedPort] = freePortsSync(6);
 const portA = Number(process.env.E2E_PORT ?? freeA);
 const portB = Number(process.env.E2E_HOSTED_PORT ?? freeB);
 const evmPort = Number(process.env.E2E_EVM_PORT ?? freeEvm);
 const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? freeLedger);
+const nftPort = Number(process.env.E2E_NFT_PORT ?? freeNft);
 if (!process.env.E2E_PORT) console.log(`e2e: A http://127.0.0.1:${portA}, B http://127.0.0.1:${portB}, evm ${evmPort}, ledger ${ledgerPort}`);
 export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
-const nets = await startDevnets({ evmPort, ledgerPort });
+const nets = await startDevnets({ evmPort, ledgerPort, nftPort });
+// The Far Lanterns' off-chain metadata, as `npm run dev` serves it (scripts/dev.mjs): A resolves ipfs://
+// through the devnet's local gateway and may fetch from it; B shows the images through it too.
+const nftGateway = `${nets.nftMetadata.url}/ipfs`;
 const servers = [];
 const stop = shutdownOnce(async () => {
   await Promise.all(
@@ -45,6 +49,8 @@ servers.push(
   start(portA, {
     DATA_API_KEY: '',
     API_KEYS: E2E_API_KEY,
+    NFT_IPFS_GATEWAY: nftGateway,
+    NFT_METADATA_ALLOW_HOSTS: `127.0.0.1:${nets.nftMetadata.port}`,
     LEDGER_API_URL_MAINNET: `http://127.0.0.1:${closedPort}/v1`,
     LEDGER_API_URL_TESTNET: `http://127.0.0.1:${closedPort}/v1`,
   }),
@@ -60,6 +66,7 @@ servers.push(
     LEDGER_API_URL_MAINNET: `${a}/api/ledger/mainnet`,
     LEDGER_API_URL_TESTNET: `${a}/api/ledger/testnet`,
     DEFAULT_CHAIN: 'devnet',
+    NFT_IPFS_GATEWAY: nftGateway,
     // B also offers WalletConnect (a public client id; no relay is reachable from a test machine).
     WALLETCONNECT_PROJECT_ID: 'e2e0000000000000000000000000000e',
   }),

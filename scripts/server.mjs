@@ -20,6 +20,9 @@ const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
 // request's server and close every `Connection: Upgrade` request unanswered: give it a server of its own.
 const app = next({ dev: false, hostname, port, httpServer: new EventEmitter() });
 // lib/clock.ts: a test server's clock may run ahead; say so, so it is never mistaken for a real one.
+if (process.env.LANTERN_TEST_CLOCK_FILE) {
+  console.warn(`LANTERN_TEST_CLOCK_FILE is set: this server's clock runs ahead by the milliseconds in ${process.env.LANTERN_TEST_CLOCK_FILE} (tests only).`);
+}
 if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
   console.warn(`LANTERN_TEST_CLOCK_OFFSET_MS is set: this server's clock runs ${process.env.LANTERN_TEST_CLOCK_OFFSET_MS} ms ahead of the wall clock (tests only).`);
 }

@@ -9,7 +9,7 @@ export interface NftCardView {
   collection: string;
   tokenId: string;
   name: string;
-  /** Already vetted by lib/view/nft-media (http(s), gateway or data:image). */
+  /** Already vetted by lib/view/nft-media and lib/server/nft-image (data:image, a CSP-admitted origin, or Lantern's media proxy). */
   image: string | null;
   description: string | null;
   externalLink: string | null;

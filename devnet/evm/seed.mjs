@@ -349,7 +349,7 @@ export function renderScenarioMd(m) {
     '  (`devnet/evm/nft-metadata-server.mjs`, on 127.0.0.1:`DEVNET_NFT_PORT`, default 8547) and points `NFT_IPFS_GATEWAY` and',
     '  `NFT_METADATA_ALLOW_HOSTS` at it, so Lantern fetches the metadata in the background and the NFT page shows names and',
     '  images. Token 4 points at a file the gateway does not have: its card shows no image, and its fetch is kept as failed',
-    '  (`http_status`). Without that gateway (integration tests) the fetcher refuses or fails these URIs and makes no other request.', '');
+    '  (`http_status`). The integration tests and the browser tests start the same gateway and settings (`tests/integration/global-setup.ts`, `scripts/e2e-server.mjs`); without it the fetcher fails these URIs and makes no other request.', '');
   L.push('## Accounts', '', '| name | address | dev index | txs touching | sent | role |', '|---|---|---|---|---|---|');
   for (const [n, a] of Object.entries(m.accounts)) L.push(`| ${n} | \`${a.address}\` | ${a.index} | ${a.txCount} | ${a.sentCount} | ${a.role} |`);
   L.push('', '"txs touching" counts transactions where the address is the sender, the recipient, a created contract, a party',

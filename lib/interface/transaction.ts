@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { queryChain } from './common';
+import { decimalString, queryChain } from './common';
 
 /**
  * The transaction lookup: `GET {base_url}/api/v2.2/transaction/{hash}?chain=` and its verbose form
@@ -44,7 +44,8 @@ export type TxLog = z.output<typeof txLogSchema>;
 
 export const internalTxSchema = z.looseObject({
   transaction_hash: hex,
-  block_number: dec,
+  // The provider's own example sends this one as a number (tests/fixtures/reference).
+  block_number: decimalString,
   block_hash: hex,
   type: z.string(),
   from: hex,

@@ -42,6 +42,15 @@ export function securityHeaders(o: HeaderOptions): Record<string, string> {
   };
 }
 
+/**
+ * Origins NFT images load from directly (the CSP's img-src besides self and data:): the IPFS and
+ * Arweave gateways and NFT_MEDIA_ORIGINS. An image anywhere else goes through Lantern's media proxy
+ * (app/api/nft-media), which passes raster images only.
+ */
+export function directImageOrigins(c: { ipfsGateway: string; arweaveGateway: string; nftMediaOrigins: readonly string[] }): string[] {
+  return [c.ipfsGateway, c.arweaveGateway, ...c.nftMediaOrigins].map(originOf).filter((o): o is string => !!o);
+}
+
 export function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;

@@ -27,6 +27,7 @@ export type RefusalReason =
   | 'timeout'
   | 'too_large'
   | 'not_json'
+  | 'not_image'
   | 'network_error'
   | 'invalid_url';
 
@@ -124,21 +125,44 @@ export function checkUrl(raw: string | URL, policy: OutboundPolicy): URL {
   return u;
 }
 
-/** DNS lookup that answers only public addresses: the socket then connects to exactly what was checked. */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { all: true, family: options.family ?? 0, hints: options.hints }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const list = addresses as { address: string; family: number }[];
-    // One non-public answer refuses the name: a name that points inside is not fetched at all.
-    for (const a of list) {
-      const why = nonPublicReason(a.address);
-      if (why) return callback(new OutboundRefused('address_not_public', `${hostname} resolves to ${a.address}, which is not public (${why})`), '', 0);
-    }
-    if (list.length === 0) return callback(new OutboundRefused('dns_failed', `${hostname} has no address`), '', 0);
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+/** A name's addresses, as `dns.lookup(name, { all: true })` answers them. Injectable for tests. */
+export type Resolver = (hostname: string, family: 0 | 4 | 6) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname, family) =>
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, family }, (err, addresses) => (err ? reject(err) : resolve(addresses as { address: string; family: number }[]))),
+  );
+
+/**
+ * The lookup a socket uses for a name that is not allow-listed: it answers only public addresses, so the
+ * socket connects to exactly what was checked. Called once per connection: a name that answered a
+ * public address before and a private one now (DNS rebinding) is refused now.
+ */
+export function checkedLookup(resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = (options.family === 4 || options.family === 6 ? options.family : 0) as 0 | 4 | 6;
+    resolve(hostname, family).then(
+      (list) => {
+        // One non-public answer refuses the name: a name that points inside is not fetched at all.
+        for (const a of list) {
+          const why = nonPublicReason(a.address);
+          if (why) return callback(new OutboundRefused('address_not_public', `${hostname} resolves to ${a.address}, which is not public (${why})`), '', 0);
+        }
+        if (list.length === 0) return callback(new OutboundRefused('dns_failed', `${hostname} has no address`), '', 0);
+        if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+}
+
+const publicLookup = checkedLookup();
+
+/** Runs one request to a host (`host:port`) under that host's limits; see lib/security/host-gate.ts. */
+export interface HopGate {
+  run<T>(host: string, fn: () => Promise<T>): Promise<T>;
+}
 
 export interface FetchJsonOptions extends OutboundPolicy {
   maxBytes: number;
@@ -147,6 +171,10 @@ export interface FetchJsonOptions extends OutboundPolicy {
   maxRedirects: number;
   /** Called with the host of each connection made (tests and rate limits). */
   beforeConnect?: (u: URL) => Promise<void> | void;
+  /** Per-host limits, applied to every hop (a redirect's target is gated as its own host). */
+  gate?: HopGate;
+  /** Name resolution for hosts that are not allow-listed (tests: a name answering what they choose). */
+  resolve?: Resolver;
 }
 
 export interface FetchedJson {
@@ -155,13 +183,28 @@ export interface FetchedJson {
 }
 
 const JSON_TYPES = /^(application\/(json|[a-z0-9.+-]*\+json|octet-stream)|text\/plain)\b/i;
+const IMAGE_TYPES = /^(image\/(png|jpeg|jpg|gif|webp|avif)|application\/octet-stream|binary\/octet-stream)\b/i;
 
-/** GET one URL for a JSON object under every rule above; throws OutboundRefused with the reason. */
-export async function fetchPublicJson(raw: string, opts: FetchJsonOptions): Promise<FetchedJson> {
+/** What one kind of body may be: the content types accepted and the Accept header sent. */
+interface BodyKind {
+  accept: string;
+  types: RegExp;
+  refusal: RefusalReason;
+  agent: string;
+}
+const JSON_BODY: BodyKind = { accept: 'application/json', types: JSON_TYPES, refusal: 'not_json', agent: 'Lantern-NFT-metadata' };
+const IMAGE_BODY: BodyKind = { accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif', types: IMAGE_TYPES, refusal: 'not_image', agent: 'Lantern-NFT-media' };
+
+/** Follows redirects (each hop checked and gated) to a body of the given kind. */
+async function fetchPublicBody(raw: string, opts: FetchJsonOptions, kind: BodyKind): Promise<{ body: Buffer; finalUrl: string }> {
   let u = checkUrl(raw, opts);
   for (let hop = 0; ; hop++) {
-    await opts.beforeConnect?.(u);
-    const res = await getOnce(u, opts);
+    const target = u;
+    const once = async () => {
+      await opts.beforeConnect?.(target);
+      return getOnce(target, opts, kind);
+    };
+    const res = opts.gate ? await opts.gate.run(target.host, once) : await once();
     if (res.kind === 'redirect') {
       if (hop >= opts.maxRedirects) throw new OutboundRefused('too_many_redirects', `more than ${opts.maxRedirects} redirects`);
       let next: URL;
@@ -173,13 +216,51 @@ export async function fetchPublicJson(raw: string, opts: FetchJsonOptions): Prom
       u = checkUrl(next, opts); // every hop is checked again, before its connection
       continue;
     }
-    return { json: res.json, finalUrl: u.toString() };
+    return { body: res.body, finalUrl: u.toString() };
   }
 }
 
-type Hop = { kind: 'redirect'; location: string } | { kind: 'json'; json: Record<string, unknown> };
+/** GET one URL for a JSON object under every rule above; throws OutboundRefused with the reason. */
+export async function fetchPublicJson(raw: string, opts: FetchJsonOptions): Promise<FetchedJson> {
+  const { body, finalUrl } = await fetchPublicBody(raw, opts, JSON_BODY);
+  let v: unknown;
+  try {
+    v = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new OutboundRefused('not_json', 'the body is not JSON');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new OutboundRefused('not_json', 'the body is not a JSON object');
+  return { json: v as Record<string, unknown>, finalUrl };
+}
 
-function getOnce(u: URL, opts: FetchJsonOptions): Promise<Hop> {
+export type RasterType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif';
+
+/**
+ * A raster image's type from its first bytes (never from what the server says): PNG, JPEG, GIF, WebP,
+ * AVIF. Anything else, SVG and HTML included, is null: those are the formats that can carry script.
+ */
+export function sniffRaster(b: Uint8Array): RasterType | null {
+  const at = (i: number, ...bytes: number[]) => bytes.every((x, k) => b[i + k] === x);
+  const ascii = (i: number, text: string) => at(i, ...[...text].map((c) => c.charCodeAt(0)));
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'image/gif';
+  if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'image/webp';
+  if (ascii(4, 'ftyp') && (ascii(8, 'avif') || ascii(8, 'avis'))) return 'image/avif';
+  return null;
+}
+
+/** GET one URL for a raster image (sniffed, see sniffRaster) under every rule above. */
+export async function fetchPublicImage(raw: string, opts: FetchJsonOptions): Promise<{ body: Buffer; type: RasterType; finalUrl: string }> {
+  const { body, finalUrl } = await fetchPublicBody(raw, opts, IMAGE_BODY);
+  const type = sniffRaster(body);
+  if (!type) throw new OutboundRefused('not_image', 'the body is not a PNG, JPEG, GIF, WebP or AVIF image');
+  return { body, type, finalUrl };
+}
+
+type Hop = { kind: 'redirect'; location: string } | { kind: 'body'; body: Buffer };
+
+function getOnce(u: URL, opts: FetchJsonOptions, kind: BodyKind): Promise<Hop> {
   const allowed = isAllowListed(u, opts);
   const mod = u.protocol === 'https:' ? https : http;
   return new Promise<Hop>((resolve, reject) => {
@@ -191,9 +272,9 @@ function getOnce(u: URL, opts: FetchJsonOptions): Promise<Hop> {
       u,
       {
         method: 'GET',
-        headers: { Accept: 'application/json', 'User-Agent': 'Lantern-NFT-metadata' },
+        headers: { Accept: kind.accept, 'User-Agent': kind.agent },
         // Allow-listed hosts resolve normally; every other name goes through the checking lookup.
-        lookup: allowed ? undefined : publicLookup,
+        lookup: allowed ? undefined : opts.resolve ? checkedLookup(opts.resolve) : publicLookup,
         agent: false,
         timeout: opts.timeoutMs,
       },
@@ -210,7 +291,7 @@ function getOnce(u: URL, opts: FetchJsonOptions): Promise<Hop> {
           return fail(new OutboundRefused('http_status', `HTTP ${status}`, status));
         }
         const type = res.headers['content-type'];
-        if (type && !JSON_TYPES.test(type)) return fail(new OutboundRefused('not_json', `content type ${type.slice(0, 80)} is not JSON`));
+        if (type && !kind.types.test(type)) return fail(new OutboundRefused(kind.refusal, `content type ${type.slice(0, 80)} is not ${kind === JSON_BODY ? 'JSON' : 'a raster image'}`));
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > opts.maxBytes) return fail(new OutboundRefused('too_large', `larger than ${opts.maxBytes} bytes`));
         const chunks: Buffer[] = [];
@@ -224,14 +305,7 @@ function getOnce(u: URL, opts: FetchJsonOptions): Promise<Hop> {
         res.on('end', () => {
           if (size > opts.maxBytes) return;
           clearTimeout(deadline);
-          let v: unknown;
-          try {
-            v = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          } catch {
-            return reject(new OutboundRefused('not_json', 'the body is not JSON'));
-          }
-          if (!v || typeof v !== 'object' || Array.isArray(v)) return reject(new OutboundRefused('not_json', 'the body is not a JSON object'));
-          resolve({ kind: 'json', json: v as Record<string, unknown> });
+          resolve({ kind: 'body', body: Buffer.concat(chunks) });
         });
       },
     );

@@ -14,7 +14,7 @@ import { clock } from '@/lib/clock';
 const WINDOW_MS = 60_000;
 const local = new Map<string, { count: number; resetAt: number }>();
 
-export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' | 'nft-resync' = 'api', perMinute?: number): Promise<void> {
+export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' | 'nft-resync' | 'nft-media' = 'api', perMinute?: number): Promise<void> {
   const limit = config().rateLimitPerMinute === 0 ? 0 : (perMinute ?? config().rateLimitPerMinute);
   if (limit === 0) return;
   const buckets = [`${scope}:ip:${clientIp(headers)}`];

@@ -5,9 +5,8 @@
  * - `data:` URIs pass only for raster images and SVG, and only into <img> (an <img> never runs the
  *   SVG's scripts nor loads its external resources); never into innerHTML, <object> or <iframe>;
  * - everything else (`javascript:`, `data:text/html`, `file:`, `blob:`, relative paths) is dropped.
- * Lantern never fetches images on the server (node mode fetches metadata JSON in the background, under
- * lib/security/outbound's rules): the browser loads images straight from where they are, with no
- * referrer, lazily.
+ * The page then loads an image straight from an origin the CSP admits, or else through Lantern's
+ * raster-only media proxy (lib/server/nft-image.ts; docs/evm-node.md, NFT images), lazily, with no referrer.
  */
 
 export interface Gateways {

@@ -66,18 +66,32 @@ export function nativeMoves(tx: TransactionDetail): NativeMove[] {
   return out;
 }
 
-/** The flat, depth-tagged call list as a tree (depth 1 = called by the transaction). */
-export function callTree(calls: InternalTx[]): CallNode[] {
+export interface CallTree {
+  /**
+   * True when every call says its depth (Lantern's own sources do: 1 = called by the transaction), so the
+   * nesting is the chain's. False when any does not (the hosted provider's internal_transactions carry
+   * no depth): the calls are then a flat list in the source's order, and the page says so rather than
+   * guess which call made which.
+   */
+  nested: boolean;
+  nodes: CallNode[];
+}
+
+/** The internal calls as a tree when their depths are known, else as a flat list (see CallTree). */
+export function callTree(calls: InternalTx[]): CallTree {
+  if (!calls.every((c) => typeof c.depth === 'number' && c.depth >= 1)) {
+    return { nested: false, nodes: calls.map((call) => ({ call, children: [] })) };
+  }
   const roots: CallNode[] = [];
   const stack: CallNode[] = [];
   for (const call of calls) {
-    const depth = call.depth ?? 1;
+    const depth = call.depth!;
     const node: CallNode = { call, children: [] };
     while (stack.length >= depth) stack.pop();
     (stack.length ? stack[stack.length - 1].children : roots).push(node);
     stack.push(node);
   }
-  return roots;
+  return { nested: true, nodes: roots };
 }
 
 export function fee(tx: TransactionDetail): string {

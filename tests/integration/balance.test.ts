@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
@@ -9,7 +12,7 @@ import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
  * transactions, which the shared seeded devnet must never see), in node mode and in hosted mode fronting
  * node mode. Expected balances are the node's eth_getBalance. Node mode keys its cache to the head block
  * (the head itself is shared for 1 s); hosted mode keeps answers 10 s: so after a new block each mode is
- * awaited until it shows the new balance (polled, bounded), and must never show any other value.
+ * awaited until it shows the new balance: node mode polled (bounded) for its head, hosted mode by moving its clock past the lifetime (LANTERN_TEST_CLOCK_FILE).
  */
 const UPSTREAM_KEY = 'balance-hosted-key-0123456789';
 // anvil's default dev accounts (unlocked): 0 pays 3.
@@ -21,6 +24,10 @@ let anvil: { url: string; stop: () => Promise<void> };
 let proxy: RpcProxy;
 let node: LanternInstance;
 let hosted: LanternInstance;
+let clockFile: string;
+let hostedAhead = 0;
+/** Moves the hosted Lantern's clock forward by `ms`. */
+const advanceHosted = (ms: number) => writeFileSync(clockFile, String((hostedAhead += ms)));
 
 async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
   const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
@@ -42,31 +49,24 @@ async function pay(wei: bigint): Promise<string> {
   return nodeBalance(WALLET);
 }
 
-/** Polls until `base` answers `expected`; every answer on the way must be `before` or `expected`. */
-async function untilShows(base: string, before: string, expected: string) {
-  for (let i = 0; i < 300; i++) {
-    const r = await balance(base, WALLET);
-    expect(r.status).toBe(200);
-    expect([before, expected]).toContain(r.json.balance);
-    if (r.json.balance === expected) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${base} never showed ${expected}`);
-}
-
 beforeAll(async () => {
   const port = await freePort();
   anvil = await spawnAnvil({ port });
   // Lantern reads the node through a recording proxy: the cache is observable as calls not made.
   proxy = await startRpcProxy(anvil.url);
   node = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_EVM_PORT: String(proxy.port), API_KEYS: UPSTREAM_KEY });
-  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet' });
+  // The hosted Lantern's clock is moved by this file (LANTERN_TEST_CLOCK_FILE): its 10 s lifetime is
+  // passed by writing it, not waited for.
+  clockFile = path.join(mkdtempSync(path.join(tmpdir(), 'lantern-clock-')), 'offset-ms');
+  writeFileSync(clockFile, '0');
+  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet', LANTERN_TEST_CLOCK_FILE: clockFile });
 });
 afterAll(async () => {
   await hosted?.stop();
   await node?.stop();
   await proxy?.stop();
   await anvil?.stop();
+  if (clockFile) rmSync(path.dirname(clockFile), { recursive: true, force: true });
 });
 
 describe('GET /api/v2.2/{address}/balance', () => {
@@ -98,7 +98,11 @@ describe('GET /api/v2.2/{address}/balance', () => {
         await new Promise((r) => setTimeout(r, 100));
       }
       expect((await (await nodeGet(WALLET)).json()).balance).toBe(after);
-      await untilShows(hosted.url, before, after);
+      // Hosted mode keeps its answer 10 s: within that lifetime it still shows the balance it had...
+      expect((await balance(hosted.url, WALLET)).json.balance).toBe(before);
+      // ...and once its clock has passed the lifetime, the new one, at the first request.
+      advanceHosted(10_001);
+      expect((await balance(hosted.url, WALLET)).json.balance).toBe(after);
     }
   });
 
@@ -137,14 +141,25 @@ describe('GET /api/v2.2/{address}/balance', () => {
     // Node mode counts from its activity index; the node's own count: transactions to or from the wallet.
     const head = Number(await rpc<string>('eth_blockNumber'));
     let count = 0;
+    const times: number[] = []; // the node's timestamps of the blocks holding the wallet's transactions
     for (let n = 0; n <= head; n++) {
-      const block = await rpc<{ transactions: { from: string; to: string | null }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
-      count += block.transactions.filter((t) => [t.from, t.to].some((a) => a?.toLowerCase() === WALLET.toLowerCase())).length;
+      const block = await rpc<{ timestamp: string; transactions: { from: string; to: string | null }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
+      const mine = block.transactions.filter((t) => [t.from, t.to].some((a) => a?.toLowerCase() === WALLET.toLowerCase())).length;
+      count += mine;
+      if (mine > 0) times.push(Number(block.timestamp));
     }
     expect(html).toMatch(new RegExp(`data-testid="tx-count"[^>]*>${count}<`));
+    // First and last activity: the first and latest of those blocks' times, as the page writes times (UTC).
+    expect(times.length).toBe(2); // this file's two payments (the chain is its own)
+    const utc = (seconds: number) => `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+    const [first, last] = [utc(Math.min(...times)), utc(Math.max(...times))];
+    expect(html).toContain(`data-testid="first-activity">${first}</dd>`);
+    expect(html).toContain(`data-testid="last-activity">${last}</dd>`);
     // Through a hosted Lantern: the same balance; the hosted API gives no count, and the page says so.
     const hostedHtml = await (await fetch(`${hosted.url}/wallet/${WALLET}?chain=devnet`)).text();
     expect(hostedHtml).toContain(`data-wei="${await nodeBalance(WALLET)}"`);
     expect(hostedHtml).toMatch(/data-testid="tx-count"[^>]*>Not known</);
+    expect(hostedHtml).toContain(`data-testid="first-activity">${first}</dd>`);
+    expect(hostedHtml).toContain(`data-testid="last-activity">${last}</dd>`);
   });
 });

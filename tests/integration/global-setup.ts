@@ -9,6 +9,7 @@ declare module 'vitest' {
     evmPort: number;
     ledgerUrl: string;
     ledgerPort: number;
+    nftGatewayUrl: string;
   }
 }
 
@@ -19,5 +20,9 @@ export default async function setup(project: TestProject) {
   project.provide('evmPort', evmPort);
   project.provide('ledgerUrl', nets.ledger!.url);
   project.provide('ledgerPort', ledgerPort);
+  // The devnet's local IPFS gateway (the Far Lanterns' off-chain metadata): every Lantern a test starts
+  // resolves ipfs:// through it and may fetch from it, as under `npm run dev` (tests/support/lantern.ts).
+  project.provide('nftGatewayUrl', nets.nftMetadata!.url);
+  process.env.LANTERN_TEST_NFT_GATEWAY = nets.nftMetadata!.url;
   return () => nets.stop();
 }

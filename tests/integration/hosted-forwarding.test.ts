@@ -154,6 +154,22 @@ describe('balance and transactions', () => {
     r = await upstream(`/api/v2.2/transaction/${hash}/verbose?chain=polygon&include=internal_transactions`);
     expect([r.path, r.query]).toEqual([`/api/v2.2/transaction/${hash}/verbose`, { chain: '0x89', include: 'internal_transactions' }]);
   });
+
+  it('the transaction page lists the provider’s internal calls flat, saying it does not know their nesting', async () => {
+    const hash = '0x' + 'd'.repeat(64);
+    const res = await fetch(`${lantern.url}/tx/${hash}?chain=eth`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(stub.requests.map((r) => [r.path, Object.fromEntries(r.query)])).toContainEqual([
+      `/api/v2.2/transaction/${hash}/verbose`,
+      { chain: '0x1', include: 'internal_transactions' },
+    ]);
+    expect(html).toContain('data-nested="false"');
+    expect(html).toContain('The data provider lists these calls without saying which call made which, so they are shown as a list in its order, not as a');
+    expect(html.match(/<li data-call="true"/g)).toHaveLength(1);
+    expect(html).not.toContain('data-call-depth');
+    expect(html).toContain('data-address="0xa71db868318f0a0bae9411347cd4a6fa23d8d4ef"');
+  });
 });
 
 describe('ledger blocks', () => {

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
+import { chromium } from '@playwright/test';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createPublicClient, createWalletClient, http as viemHttp, type Abi, type Address, type Hex } from 'viem';
@@ -14,6 +16,7 @@ import { startHostedStub } from '../support/hosted-stub';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
 import { freshDatabase } from '../support/services';
+import { chromiumArgs, chromiumPath } from '../../scripts/lib/chromium.mjs';
 
 // Off-chain NFT metadata end to end: an anvil of its own with a collection whose token URIs point at
 // a local metadata server and a local IPFS/Arweave "gateway" (both on 127.0.0.1, allow-listed for
@@ -51,6 +54,27 @@ async function serve(host: string, handler: (req: http.IncomingMessage, res: htt
   return s;
 }
 
+/** A real PNG (2x2, one colour), so a browser that loads it reports its natural size. */
+function png(w: number, h: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), ...Array.from({ length: w }, () => Buffer.from(rgb))]);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(Buffer.concat(Array.from({ length: h }, () => row)))), chunk('IEND', Buffer.alloc(0))]);
+}
+const GOOD_PNG = png(2, 2, [240, 190, 60]);
+
 const HOSTILE_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" onload="fetch(\'/steal\')"><script>fetch("/steal")</script><rect width="10" height="10" fill="red"/></svg>';
 const HOSTILE_NAME = '<script>alert("name")</script>\u202eevil';
@@ -85,6 +109,8 @@ const URIS: [string, (m: number, inn: number) => string][] = [
   ['mapped-ipv6', (_m, inn) => `http://[::ffff:127.0.0.2]:${inn}/x.json`],
   ['hostile', (m) => `http://127.0.0.1:${m}/meta/hostile.json`],
   ['javascript', () => 'javascript:alert(1)'],
+  ['disguised', (m) => `http://127.0.0.1:${m}/meta/disguised.json`],
+  ['private-image', (m) => `http://127.0.0.1:${m}/meta/private-image.json`],
 ];
 const idOf = (name: string) => String(URIS.findIndex(([n]) => n === name) + 1);
 
@@ -101,6 +127,10 @@ beforeAll(async () => {
       res.setHeader('Location', to);
       res.end();
     };
+    if (path === '/meta/good.json' && goodFails) {
+      res.statusCode = 503;
+      return res.end();
+    }
     if (path === '/meta/good.json') return json({ name: 'Good Lantern', description: 'Fetched off chain', image: `http://127.0.0.1:${port}/img/good.png`, attributes: [{ trait_type: 'Glow', value: 7 }] });
     if (path === '/meta/huge.json') return json({ name: 'Huge', pad: 'x'.repeat(300 * 1024) });
     if (path === '/meta/slow.json') return void setTimeout(() => json({ name: 'Too late' }), 8000);
@@ -115,7 +145,18 @@ beforeAll(async () => {
     if (path === '/meta/to-inner') return redirect(`http://127.0.0.2:${inner.port}/x.json`);
     if (path === '/meta/hostile.json')
       return json({ name: HOSTILE_NAME, description: '<img src=x onerror=alert(1)>', image: `http://127.0.0.1:${port}/img/hostile.svg`, external_url: 'javascript:alert(1)' });
+    if (path === '/meta/disguised.json') return json({ name: 'Disguised', image: `http://127.0.0.1:${port}/img/disguised.png` });
+    if (path === '/meta/private-image.json') return json({ name: 'Inside', image: `http://127.0.0.2:${inner.port}/x.png` });
     if (path.startsWith('/items/')) return json({ name: `Item ${path.slice(7, -5)}` });
+    if (path === '/img/good.png') {
+      res.setHeader('Content-Type', 'image/png');
+      return res.end(GOOD_PNG);
+    }
+    if (path === '/img/disguised.png') {
+      // SVG markup under a PNG content type: the proxy goes by the bytes.
+      res.setHeader('Content-Type', 'image/png');
+      return res.end(HOSTILE_SVG);
+    }
     if (path === '/img/hostile.svg') {
       res.setHeader('Content-Type', 'image/svg+xml');
       return res.end(HOSTILE_SVG);
@@ -187,6 +228,12 @@ async function outcomes(): Promise<Map<string, { status: string; reason: string 
 }
 
 let listing: NftItem[];
+/** The media-proxy URLs the NFT page signed, by token. */
+let proxiedUrls: Record<'good' | 'hostile' | 'disguised' | 'inside', string>;
+/** While set, the metadata server answers 503 for the good token's JSON (a host that went down). */
+let goodFails = false;
+/** Fetches of the good token's JSON the resync test causes (its async resync finishes in the background). */
+let goodHitsAfterResyncs = 0;
 
 describe('off-chain NFT metadata in node mode', () => {
   it('the background job fetches what is good and refuses the rest, with a reason kept per token', async () => {
@@ -216,6 +263,8 @@ describe('off-chain NFT metadata in node mode', () => {
       'mapped-ipv6': ['failed', 'address_not_public'],
       hostile: ['ok', null],
       javascript: ['failed', 'scheme_not_allowed'],
+      disguised: ['ok', null],
+      'private-image': ['ok', null],
     };
     const got = Object.fromEntries(Object.keys(want).map((name) => [name, rows.get(`${c}:${idOf(name)}`)]));
     expect(got).toEqual(Object.fromEntries(Object.entries(want).map(([k, [status, reason]]) => [k, { status, reason }])));
@@ -262,20 +311,95 @@ describe('off-chain NFT metadata in node mode', () => {
     expect(item.normalized_metadata?.name).toBe(`Item ${ITEM_ID.toString(16).padStart(64, '0')}`);
   });
 
-  it('the NFT page shows names and images as text and <img> only; a hostile SVG is never inlined', async () => {
+  it('the NFT page shows names and images as text and <img> only; images off the CSP’s origins go through the signed media proxy', async () => {
     const res = await fetch(`${lantern.url}/wallet/${collector}/nfts?spam=true`);
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain('Good Lantern');
-    expect(html).toContain(`src="http://127.0.0.1:${metaServer.port}/img/good.png"`);
-    // The hostile SVG is referenced by an <img> and nothing else; its markup never reaches the page.
-    expect(html).toContain(`<img src="http://127.0.0.1:${metaServer.port}/img/hostile.svg"`);
+    // The image's origin is not in img-src (only self, data:, the gateways, NFT_MEDIA_ORIGINS): the page
+    // names it through Lantern's own proxy, signed.
+    const proxied = (image: string) => {
+      const m = new RegExp(`<img src="(/api/nft-media\\?u=${encodeURIComponent(image).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}&amp;s=[A-Za-z0-9_-]{43})"`).exec(html);
+      expect(m, image).not.toBeNull();
+      return m![1].replaceAll('&amp;', '&');
+    };
+    const good = proxied(`http://127.0.0.1:${metaServer.port}/img/good.png`);
+    const hostile = proxied(`http://127.0.0.1:${metaServer.port}/img/hostile.svg`);
+    const disguised = proxied(`http://127.0.0.1:${metaServer.port}/img/disguised.png`);
+    const inside = proxied(`http://127.0.0.2:${inner.port}/x.png`);
+    // An ipfs:// image goes straight to the gateway, which the CSP admits.
+    expect(html).toContain(`<img src="http://127.0.0.1:${gateway.port}/ipfs/${CID}/7.png"`);
     expect(html).not.toContain('<script>fetch("/steal")');
     expect(html).not.toMatch(/<(object|embed|iframe)\b/i);
     expect(html).not.toContain('<script>alert("name")');
     expect(html).not.toContain('href="javascript:');
-    expect(metaServer.hits.get('/img/hostile.svg')).toBeUndefined(); // the server never fetches images
+    expect(metaServer.hits.get('/img/good.png')).toBeUndefined(); // rendering the page fetched no image
+    proxiedUrls = { good, hostile, disguised, inside };
   });
+
+  it('the media proxy passes a raster image under its sniffed type with a CSP that runs nothing; SVG, a disguised SVG, a private address and a forged URL are refused', async () => {
+    const before = metaServer.hits.get('/img/good.png') ?? 0;
+    const ok = await fetch(lantern.url + proxiedUrls.good);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toBe('image/png');
+    expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(ok.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(Buffer.from(await ok.arrayBuffer()).equals(GOOD_PNG)).toBe(true);
+    expect(metaServer.hits.get('/img/good.png')).toBe(before + 1);
+    // Kept: a second request is answered without asking the server again.
+    expect((await fetch(lantern.url + proxiedUrls.good)).status).toBe(200);
+    expect(metaServer.hits.get('/img/good.png')).toBe(before + 1);
+
+    const svg = await fetch(lantern.url + proxiedUrls.hostile);
+    expect(svg.status).toBe(415);
+    expect(await svg.json()).toEqual({ code: 'unsupported_media_type', message: 'The image is not one Lantern passes on: content type image/svg+xml is not a raster image.' });
+    const disguised = await fetch(lantern.url + proxiedUrls.disguised);
+    expect(disguised.status).toBe(415);
+    expect((await disguised.json()).message).toBe('The image is not one Lantern passes on: the body is not a PNG, JPEG, GIF, WebP or AVIF image.');
+
+    const inside = await fetch(lantern.url + proxiedUrls.inside);
+    expect(inside.status).toBe(502);
+    expect((await inside.json()).message).toBe(`The image could not be fetched (address_not_public): address 127.0.0.2 is not public (loopback).`);
+    expect(inner.connections).toBe(0);
+
+    // A URL the page did not sign is not fetched: no open proxy.
+    const target = `http://127.0.0.1:${metaServer.port}/img/good.png?other`;
+    const forged = await fetch(`${lantern.url}/api/nft-media?u=${encodeURIComponent(target)}&s=${new URL(proxiedUrls.good, 'http://x').searchParams.get('s')}`);
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).code).toBe('forbidden');
+    const unsigned = await fetch(`${lantern.url}/api/nft-media?u=${encodeURIComponent(target)}`);
+    expect(unsigned.status).toBe(403);
+    expect([...metaServer.hits.keys()].filter((k) => k === '/img/good.png').length).toBe(1);
+    expect(metaServer.hits.get('/img/good.png')).toBe(before + 1);
+  });
+
+  it('in Chromium, the proxied image loads (natural size 2x2); a refused or missing image leaves the card with its name', async () => {
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
+    try {
+      const page = await browser.newPage();
+      const blocked: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+      });
+      await page.goto(`${lantern.url}/wallet/${collector}/nfts?spam=true`);
+      const card = (name: string) => page.locator(`li[data-contract="${collection.toLowerCase()}"][data-token-id="${idOf(name)}"]`);
+      const img = card('good').locator('img[data-role="nft-image"]');
+      await img.scrollIntoViewIfNeeded();
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => [el.complete, el.naturalWidth, el.naturalHeight]), { timeout: 15_000 }).toEqual([true, 2, 2]);
+      // Refused by the proxy (SVG, disguised SVG, private address) or missing at the gateway (404): the name.
+      for (const [name, text] of [['hostile', null], ['disguised', 'Disguised'], ['private-image', 'Inside'], ['ipfs', 'From IPFS']] as const) {
+        const fallback = card(name).locator('[data-role="nft-fallback"]');
+        await fallback.scrollIntoViewIfNeeded();
+        await expect.poll(() => fallback.count(), { timeout: 15_000 }).toBe(1);
+        if (text) expect(await fallback.textContent()).toBe(text);
+        expect(await card(name).locator('img').count()).toBe(0);
+      }
+      expect(blocked).toEqual([]);
+      expect(inner.connections).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('resync re-reads the token URI and fetches again; sync answers 200, async 202; bad input is a 400', async () => {
     const base = `/api/v2.2/nft/${collection}/${idOf('good')}/metadata/resync`;
@@ -291,6 +415,7 @@ describe('off-chain NFT metadata in node mode', () => {
 
     const async = await get(`${base}?flag=metadata&mode=async`);
     expect(async.status).toBe(202);
+    goodHitsAfterResyncs = before! + 2;
     expect(typeof async.body.status).toBe('string');
 
     expect(await get(`/api/v2.2/nft/${collection}/abc/metadata/resync`)).toEqual({
@@ -302,6 +427,33 @@ describe('off-chain NFT metadata in node mode', () => {
     expect(badFlag.body.parameter).toBe('flag');
     const unknown = await get(`/api/v2.2/nft/${collection}/999/metadata/resync?mode=sync`);
     expect(unknown.status).toBe(404);
+  });
+
+  it('a resync that fails keeps the metadata it had and the time that metadata was fetched', async () => {
+    const good = async (limit: number) =>
+      nftPageSchema.parse((await get(`/api/v2.2/${collector}/nft?normalizeMetadata=true&limit=${limit}`)).body).result.find(
+        (n) => n.token_address === collection.toLowerCase() && n.token_id === idOf('good'),
+      )!;
+    // (each read a new limit: a new cache key, so the listing is read from the database again)
+    // The previous test's async resync first ends (one resync per token at a time: a sync one would join it).
+    for (let i = 0; i < 100 && (metaServer.hits.get('/meta/good.json') !== goodHitsAfterResyncs || (await outcomes()).get(`${collection.toLowerCase()}:${idOf('good')}`)?.status !== 'ok'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const before = await good(97);
+    expect(before.normalized_metadata?.name).toBe('Good Lantern');
+    expect(typeof before.last_metadata_sync).toBe('string');
+    goodFails = true;
+    try {
+      const failed = await get(`/api/v2.2/nft/${collection}/${idOf('good')}/metadata/resync?flag=metadata&mode=sync`);
+      expect(failed).toEqual({ status: 200, body: { status: 'The metadata could not be fetched (http_status): HTTP 503', reason: 'http_status' } });
+    } finally {
+      goodFails = false;
+    }
+    const after = await good(96);
+    expect(after.metadata).toBe(before.metadata);
+    expect(after.normalized_metadata?.name).toBe('Good Lantern');
+    expect(after.last_metadata_sync).toBe(before.last_metadata_sync);
+    expect(after.last_token_uri_sync).toBe(before.last_token_uri_sync);
   });
 
   it('resync is rate-limited per client (20 a minute)', async () => {

@@ -1,28 +1,52 @@
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLantern, type LanternInstance } from '../support/lantern';
-import { SDK_API_KEY, moralisSuite, startMoralis } from './sdk/moralis-suite';
+import { freePort } from '../support/ports';
+import { SDK_API_KEY, moralisSuite, startMoralis, type MoralisTarget } from './sdk/moralis-suite';
 
 // The vendor's Moralis SDK against a hosted-mode Lantern whose hosted API is a node-mode Lantern (a
-// Lantern fronting a Lantern): SDK -> hosted Lantern -> hosted client -> node Lantern -> devnet.
+// Lantern fronting a Lantern): SDK -> hosted Lantern -> hosted client -> node Lantern -> devnet. The
+// SDK's Aptos module too: its mainnet host goes to the hosted Lantern's /api/ledger/mainnet, whose hosted
+// ledger API is the node Lantern's /api/ledger/local (the devnet ledger); the hosted Lantern's own
+// `local` ledger points at a closed port, so nothing reaches the devnet ledger any other way.
 const UPSTREAM_KEY = 'hosted-to-node-key-0123456789';
 let node: LanternInstance;
 let hosted: LanternInstance;
 
+const target = (): MoralisTarget => ({ url: hosted.url, reference: node.url, ledgerUrl: inject('ledgerUrl'), aptosPath: '/api/ledger/mainnet' });
+
 beforeAll(async () => {
-  node = await startLantern({ EVM_RPC_URL: inject('evmRpcUrl'), DEVNET_EVM_PORT: String(inject('evmPort')), API_KEYS: `${SDK_API_KEY},${UPSTREAM_KEY}` });
+  node = await startLantern({
+    EVM_RPC_URL: inject('evmRpcUrl'),
+    DEVNET_EVM_PORT: String(inject('evmPort')),
+    API_KEYS: `${SDK_API_KEY},${UPSTREAM_KEY}`,
+    LEDGER_API_URL_LOCAL: inject('ledgerUrl'),
+  });
   hosted = await startLantern({
     DATA_API_KEY: UPSTREAM_KEY,
     DATA_API_URL: node.url,
     AUTH_API_URL: `${node.url}/api/auth`,
+    LEDGER_API_URL_MAINNET: `${node.url}/api/ledger/local`,
+    LEDGER_API_URL_LOCAL: `http://127.0.0.1:${await freePort()}/v1`,
     DEFAULT_CHAIN: 'devnet',
     API_KEYS: SDK_API_KEY,
-    LEDGER_API_URL_LOCAL: inject('ledgerUrl'),
   });
-  await startMoralis(() => ({ url: hosted.url, reference: node.url, ledgerUrl: inject('ledgerUrl') }));
+  await startMoralis(target);
 });
 afterAll(async () => {
   await hosted?.stop();
   await node?.stop();
 });
 
-moralisSuite('hosted mode fronting node mode', () => ({ url: hosted.url, reference: node.url, ledgerUrl: inject('ledgerUrl') }));
+moralisSuite('hosted mode fronting node mode', target);
+
+describe('the route of the SDK’s Aptos calls', () => {
+  it('went through the hosted Lantern to the fronted one', () => {
+    // Each request a Lantern answered is one log line with its path: every version the SDK asked the
+    // hosted Lantern for, the hosted Lantern asked the node Lantern for (repeats come from its cache).
+    const versions = (output: string, prefix: string) =>
+      [...new Set([...output.matchAll(new RegExp(`"path":"${prefix}/blocks/by_version/(\\d+)"`, 'g'))].map((m) => m[1]))].sort();
+    const asked = versions(hosted.output(), '/api/ledger/mainnet');
+    expect(asked).toHaveLength(2); // the suite's two Aptos blocks
+    expect(versions(node.output(), '/api/ledger/local')).toEqual(asked);
+  });
+});

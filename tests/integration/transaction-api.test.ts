@@ -37,6 +37,40 @@ async function get(base: string, path: string) {
   return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
+/** RFC 4180: quoted fields may hold commas, quotes (doubled) and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  const endField = () => {
+    row.push(field);
+    field = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') endField();
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      endField();
+      rows.push(row);
+      row = [];
+    } else field += ch;
+  }
+  if (field !== '' || row.length) {
+    endField();
+    rows.push(row);
+  }
+  return rows;
+}
+
 interface Trace { calls?: Trace[] }
 const countCalls = (t: Trace): number => (t.calls ?? []).reduce((n, c) => n + 1 + countCalls(c), 0);
 
@@ -87,6 +121,28 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     });
   }
 
+  it('the history CSV’s transaction_url links each row to its transaction page, which shows that transaction; in both modes', async () => {
+    const dave = m.accounts.dave.checksumAddress;
+    for (const base of [node.url, hosted.url]) {
+      const res = await fetch(`${base}/wallet/${dave}/history.csv?chain=devnet`);
+      expect(res.status).toBe(200);
+      const [head, ...rows] = parseCsv(await res.text());
+      const hashAt = head.indexOf('hash');
+      const urlAt = head.indexOf('transaction_url');
+      expect(urlAt).toBe(head.length - 1);
+      expect(rows).toHaveLength(10); // dave has exactly 10 transactions (SCENARIO.md)
+      for (const row of rows) {
+        expect(row[urlAt]).toBe(`${base}/tx/${row[hashAt]}?chain=devnet`);
+        // Each is a transaction the node knows.
+        expect((await rpc<{ hash: string } | null>('eth_getTransactionByHash', [row[hashAt]]))?.hash).toBe(row[hashAt]);
+      }
+      // Following one (the first) opens that transaction's page.
+      const page = await fetch(rows[0][urlAt]);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(`data-testid="tx-hash">${rows[0][hashAt]}</span>`);
+    }
+  });
+
   it('verbose: the token send’s call and Transfer log decoded; a non-token log is left undecoded', async () => {
     const hash = sample('erc20_transfer');
     const receipt = await rpc<{ logs: { data: string; topics: string[] }[] }>('eth_getTransactionReceipt', [hash]);
@@ -108,6 +164,21 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       expect(r.json.message).toContain(unknown);
       const bad = await get(base, '/api/v2.2/transaction/0x1234?chain=devnet');
       expect([bad.status, bad.json.parameter]).toEqual([400, 'hash']);
+    }
+  });
+
+  it('the page of an unknown hash is a real 404 with the not-found page, in both modes; a malformed one too', async () => {
+    // Next answers a page's notFound() with its error shell and the not-found page in the React payload,
+    // rendered in the browser (as for wallets); what it says there is checked in e2e/tx.spec.ts.
+    const unknown = `0x${'ab'.repeat(32)}`;
+    for (const base of [node.url, hosted.url]) {
+      for (const hash of [unknown, '0x1234']) {
+        const res = await fetch(`${base}/tx/${hash}?chain=devnet`);
+        expect(res.status).toBe(404);
+        const html = await res.text();
+        expect(html).toContain('\\"children\\":\\"Transaction not found\\"');
+        expect(html).toContain('TxNotFoundDetails');
+      }
     }
   });
 
@@ -151,7 +222,9 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       expect(r).toMatchObject({ code: 'transaction_pending' });
       expect(r.message).toMatch(/pending/);
       // The page says so too.
-      const html = await (await fetch(`${own.url}/tx/${hash}?chain=devnet`)).text();
+      const page = await fetch(`${own.url}/tx/${hash}?chain=devnet`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
       expect(html).toContain('data-error-code="transaction_pending"');
       expect(html).toMatch(/is pending on/);
     } finally {

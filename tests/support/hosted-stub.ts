@@ -102,7 +102,11 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     }
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/transaction\/(0x[0-9a-fA-F]{64})(\/verbose)?$/))) {
       const sample = readReference<{ response: { body: Record<string, unknown> } }>(m[2] ? 'transaction-verbose-jssdk-mock.json' : 'transaction-jssdk-mock.json');
-      return json(res, 200, { ...sample.response.body, hash: m[1] });
+      // Internal calls as the provider documents them: no depth (its example's one item, as a list).
+      const internal = u.searchParams.get('include') === 'internal_transactions'
+        ? { internal_transactions: [readReference<{ response: { body: { internal_transactions: unknown } } }>('transaction-verbose-docs-openapi-example.json').response.body.internal_transactions] }
+        : {};
+      return json(res, 200, { ...sample.response.body, ...internal, hash: m[1] });
     }
     if (method === 'POST' && u.pathname === '/challenge/request/evm') return challengeRequest(body, res);
     if (method === 'POST' && u.pathname === '/challenge/verify/evm') return challengeVerify(body, res);

@@ -16,6 +16,17 @@ export interface LanternInstance {
   stop: () => Promise<void>;
 }
 
+/**
+ * As `npm run dev` does (scripts/dev.mjs): ipfs:// resolves through the devnet's local gateway, which
+ * may be fetched from, when the integration run started one (tests/integration/global-setup.ts).
+ * A test that names its own NFT_IPFS_GATEWAY or NFT_METADATA_ALLOW_HOSTS overrides these.
+ */
+export function devnetNftEnv(): Record<string, string> {
+  const gateway = process.env.LANTERN_TEST_NFT_GATEWAY;
+  if (!gateway) return {};
+  return { NFT_IPFS_GATEWAY: `${gateway}/ipfs`, NFT_METADATA_ALLOW_HOSTS: new URL(gateway).host };
+}
+
 export async function startLantern(env: Record<string, string | undefined> = {}): Promise<LanternInstance> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-test-'));
@@ -32,6 +43,7 @@ export async function startLantern(env: Record<string, string | undefined> = {})
       LANTERN_WARM_UP: 'off',
       // Production refuses to start without it; the instance's own loopback URL is where tests reach it.
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...devnetNftEnv(),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

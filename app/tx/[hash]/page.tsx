@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { notFound } from 'next/navigation';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorState } from '@/components/wallet/error-state';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
@@ -30,6 +31,9 @@ export default async function TransactionPage({ params, searchParams }: Props) {
   const chainParam = typeof sp.chain === 'string' ? sp.chain : null;
   const chainResult = chainForView(chainParam, 'history');
   const loaded = 'error' in chainResult ? { error: chainResult.error } : await load(param, chainResult.chain);
+  // An unknown or malformed hash is a real 404 (./not-found.tsx says which, and what to try); a pending
+  // transaction is a 200 that says pending.
+  if (loaded.error && (loaded.error.code === 'transaction_not_found' || (loaded.error.code === 'invalid_parameter' && loaded.error.parameter === 'hash'))) notFound();
   const body = loaded.error ? (
     <ErrorState error={loaded.error} />
   ) : 'tx' in loaded && loaded.tx ? (
@@ -103,7 +107,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
   const ok = tx.receipt_status === '1';
   const natives = nativeMoves(tx);
   const moves = tokenMoves(tx);
-  const tree = callTree(tx.internal_transactions ?? []);
+  const calls = callTree(tx.internal_transactions ?? []);
   const tokenName = (a: string) => tokens.get(a)?.symbol ?? tokens.get(a)?.name ?? a;
   return (
     <div className="space-y-6">
@@ -117,7 +121,9 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
           <span data-testid="tx-block">{tx.block_number}</span>
         </Row>
         <Row term="Time">
-          <time dateTime={tx.block_timestamp}>{formatUtc(tx.block_timestamp)}</time>
+          <time dateTime={tx.block_timestamp} data-testid="tx-time">
+            {formatUtc(tx.block_timestamp)}
+          </time>
         </Row>
         <Row term="From">
           <Party address={tx.from_address} chain={chain} labels={labels} testId="tx-from" />
@@ -151,7 +157,7 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         ) : (
           <ul className={`mt-2 divide-y divide-line overflow-hidden ${card}`}>
             {natives.map((n, i) => (
-              <li key={`n${i}`} className="px-4 py-2.5 text-sm" data-transfer="native" data-internal={n.internal}>
+              <li key={`n${i}`} className="px-4 py-2.5 text-sm" data-transfer="native" data-internal={n.internal} data-from={n.from.toLowerCase()} data-to={n.to.toLowerCase()} data-wei={n.value}>
                 <span className="font-semibold">
                   {formatUnits(n.value, chain.decimals).text} {chain.symbol}
                 </span>
@@ -159,7 +165,17 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
               </li>
             ))}
             {moves.map((mv, i) => (
-              <li key={`t${i}`} className="px-4 py-2.5 text-sm" data-transfer={mv.kind} data-log-index={mv.logIndex}>
+              <li
+                key={`t${i}`}
+                className="px-4 py-2.5 text-sm"
+                data-transfer={mv.kind}
+                data-log-index={mv.logIndex}
+                data-token={mv.token}
+                data-from={mv.from}
+                data-to={mv.to}
+                data-amount={mv.amount}
+                data-token-id={mv.tokenId ?? undefined}
+              >
                 <span className="font-semibold">
                   {mv.kind === 'erc20' ? `${amountOf(mv.amount, tokens.get(mv.token)?.decimals)} ` : mv.kind === 'erc1155' ? `${mv.amount} × ` : ''}
                   <span className="break-all">{tokenName(mv.token)}</span>
@@ -178,11 +194,25 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
         </h2>
         {tx.internal_transactions == null ? (
           <p className="mt-2 text-sm text-ink-muted">The source does not say.</p>
-        ) : tree.length === 0 ? (
+        ) : calls.nodes.length === 0 ? (
           <p className="mt-2 text-sm text-ink-muted">None.</p>
+        ) : calls.nested ? (
+          <div className={`mt-2 ${card} px-4 py-2.5`} data-testid="tx-calls" data-nested="true">
+            <CallList nodes={calls.nodes} chain={chain} labels={labels} />
+          </div>
         ) : (
-          <div className={`mt-2 ${card} px-4 py-2.5`}>
-            <CallList nodes={tree} chain={chain} labels={labels} />
+          <div className="mt-2" data-testid="tx-calls" data-nested="false">
+            <p className="text-sm text-ink-muted" data-testid="tx-calls-flat-note">
+              The data provider lists these calls without saying which call made which, so they are shown as a list in its order, not as a
+              tree.
+            </p>
+            <ol className={`mt-2 space-y-1.5 ${card} px-4 py-2.5 text-sm`}>
+              {calls.nodes.map((n, i) => (
+                <li key={i} data-call>
+                  <Call call={n.call} chain={chain} labels={labels} />
+                </li>
+              ))}
+            </ol>
           </div>
         )}
       </section>
@@ -201,11 +231,11 @@ function TxView({ tx, chain, labels, tokens }: { tx: TransactionDetail; chain: C
                   <span className="text-ink-muted">#{l.log_index}</span> <span className="break-all font-mono">{tokenName(l.address.toLowerCase())}</span>
                 </p>
                 {l.decoded_event ? (
-                  <p className="mt-1 break-all font-mono">
+                  <p className="mt-1 break-all font-mono" data-testid="log-decoded">
                     {l.decoded_event.label}({l.decoded_event.params.map((p) => `${p.name}: ${p.value}`).join(', ')})
                   </p>
                 ) : (
-                  <p className="mt-1 break-all font-mono text-ink-muted">
+                  <p className="mt-1 break-all font-mono text-ink-muted" data-testid="log-raw">
                     {[l.topic0, l.topic1, l.topic2, l.topic3].filter(Boolean).join(' ')} {l.data}
                   </p>
                 )}
@@ -237,11 +267,8 @@ function CallList({ nodes, chain, labels }: { nodes: CallNode[]; chain: ChainInf
   return (
     <ul className="space-y-1.5 text-sm">
       {nodes.map((n, i) => (
-        <li key={i} data-call-depth={n.call.depth ?? 1}>
-          <span className="font-mono text-ink-muted">{n.call.type}</span> <Party address={n.call.from} chain={chain} labels={labels} /> →{' '}
-          <Party address={n.call.to} chain={chain} labels={labels} />
-          {n.call.value !== '0' ? ` ${formatUnits(n.call.value, chain.decimals).text} ${chain.symbol}` : ''}
-          {n.call.reverted ? <span className="text-negative"> (reverted)</span> : null}
+        <li key={i} data-call data-call-depth={n.call.depth}>
+          <Call call={n.call} chain={chain} labels={labels} />
           {n.children.length > 0 && (
             <div className="ml-4 mt-1.5 border-l border-line pl-3">
               <CallList nodes={n.children} chain={chain} labels={labels} />
@@ -250,5 +277,16 @@ function CallList({ nodes, chain, labels }: { nodes: CallNode[]; chain: ChainInf
         </li>
       ))}
     </ul>
+  );
+}
+
+function Call({ call, chain, labels }: { call: CallNode['call']; chain: ChainInfo; labels: Record<string, string> }) {
+  return (
+    <>
+      <span className="font-mono text-ink-muted">{call.type}</span> <Party address={call.from} chain={chain} labels={labels} /> →{' '}
+      <Party address={call.to} chain={chain} labels={labels} />
+      {call.value !== '0' ? ` ${formatUnits(call.value, chain.decimals).text} ${chain.symbol}` : ''}
+      {call.reverted ? <span className="text-negative"> (reverted)</span> : null}
+    </>
   );
 }

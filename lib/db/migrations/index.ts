@@ -5,6 +5,7 @@ import { evmBlockPartiesMigration } from './116-evm-block-parties';
 import { evmSpansMigration } from './130-evm-spans';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
+import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -16,4 +17,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration].sort((a, b) => a.id - b.id);

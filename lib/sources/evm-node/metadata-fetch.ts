@@ -2,6 +2,7 @@ import 'server-only';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
+import { HostGate } from '@/lib/security/host-gate';
 import { OutboundRefused, fetchPublicJson, type RefusalReason } from '@/lib/security/outbound';
 import { resolveMediaUrl } from '@/lib/view/nft-media';
 
@@ -16,7 +17,7 @@ import { resolveMediaUrl } from '@/lib/view/nft-media';
 export const METADATA_MAX_BYTES = 256 * 1024;
 export const METADATA_TIMEOUT_MS = 5_000;
 export const METADATA_MAX_REDIRECTS = 3;
-/** Per host: at most this many requests at once, and one start per interval (5 a second). */
+/** Per host (every hop's, redirects included): at most this many requests at once, and one start per interval (5 a second). */
 const PER_HOST_CONCURRENCY = 2;
 const PER_HOST_INTERVAL_MS = 200;
 /** Tokens one pass fetches at once (over all hosts). */
@@ -37,30 +38,8 @@ export function metadataUrl(tokenUri: string | null): { url: string } | { refuse
 
 // --- per-host gate -------------------------------------------------------------------------------
 
-interface Gate {
-  active: number;
-  next: number;
-  waiters: (() => void)[];
-}
-const gates = new Map<string, Gate>();
-
-async function withHost<T>(host: string, fn: () => Promise<T>): Promise<T> {
-  let g = gates.get(host);
-  if (!g) gates.set(host, (g = { active: 0, next: 0, waiters: [] }));
-  while (g.active >= PER_HOST_CONCURRENCY) await new Promise<void>((r) => g.waiters.push(r));
-  g.active++;
-  const now = Date.now();
-  const wait = g.next - now;
-  g.next = Math.max(now, g.next) + PER_HOST_INTERVAL_MS;
-  try {
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    return await fn();
-  } finally {
-    g.active--;
-    g.waiters.shift()?.();
-    if (g.active === 0 && g.waiters.length === 0 && g.next <= Date.now()) gates.delete(host);
-  }
-}
+/** Every hop of every fetch (a redirect's target too) under its own host's limit. */
+const gate = new HostGate({ concurrency: PER_HOST_CONCURRENCY, intervalMs: PER_HOST_INTERVAL_MS });
 
 // --- one token -------------------------------------------------------------------------------------
 
@@ -119,10 +98,13 @@ export async function fetchTokenMetadata(chainId: number, contract: string, toke
   }
   const c = config();
   try {
-    const host = new URL(target.url).host;
-    const { json } = await withHost(host, () =>
-      fetchPublicJson(target.url, { allowHosts: c.nftMetadataAllowHosts, maxBytes: METADATA_MAX_BYTES, timeoutMs: METADATA_TIMEOUT_MS, maxRedirects: METADATA_MAX_REDIRECTS }),
-    );
+    const { json } = await fetchPublicJson(target.url, {
+      allowHosts: c.nftMetadataAllowHosts,
+      maxBytes: METADATA_MAX_BYTES,
+      timeoutMs: METADATA_TIMEOUT_MS,
+      maxRedirects: METADATA_MAX_REDIRECTS,
+      gate,
+    });
     await d.transaction(async (tx) => {
       await tx.query(`UPDATE evm_nft_token SET metadata = $4 WHERE chain_id = $1 AND token_address = $2 AND token_id = $3::numeric`, [
         chainId,
@@ -131,7 +113,7 @@ export async function fetchTokenMetadata(chainId: number, contract: string, toke
         JSON.stringify(json),
       ]);
       await tx.query(
-        `UPDATE evm_nft_metadata_fetch SET status = 'ok', reason = NULL, detail = NULL, attempts = 0, fetched_at = now(), retry_at = now()
+        `UPDATE evm_nft_metadata_fetch SET status = 'ok', reason = NULL, detail = NULL, attempts = 0, fetched_at = now(), ok_at = now(), retry_at = now()
          WHERE chain_id = $1 AND token_address = $2 AND token_id = $3::numeric`,
         [chainId, contract, tokenId],
       );

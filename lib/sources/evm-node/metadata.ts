@@ -35,7 +35,7 @@ export async function readUri(contract: string, tokenId: string, standard: 'erc7
     const [s] = decodeAbiParameters([{ type: 'string' }], out);
     const uri = s.trim();
     if (!uri) return null;
-    return standard === 'erc1155' ? uri.replaceAll('{id}', id.toString(16).padStart(64, '0')) : uri;
+    return standard === 'erc1155' ? uri.replaceAll('{id}', erc1155IdHex(tokenId)) : uri;
   } catch {
     return null; // burned token, or a contract without the view
   }
@@ -77,10 +77,10 @@ export async function tokenMetaMany(
     synced_at: string | Date;
     f_status: string | null;
     f_reason: string | null;
-    fetched_at: string | Date | null;
+    ok_at: string | Date | null;
   }>(
     `SELECT t.token_address, t.token_id::text AS token_id, t.token_uri, t.metadata, t.synced_at,
-            f.status AS f_status, f.reason AS f_reason, f.fetched_at
+            f.status AS f_status, f.reason AS f_reason, f.ok_at
      FROM evm_nft_token t
      LEFT JOIN evm_nft_metadata_fetch f ON f.chain_id = t.chain_id AND f.token_address = t.token_address AND f.token_id = t.token_id
      WHERE t.chain_id = $1 AND (t.token_address, t.token_id) IN (SELECT * FROM unnest($2::text[], $3::numeric[]))`,
@@ -93,7 +93,8 @@ export async function tokenMetaMany(
       tokenUri: r.token_uri,
       metadata: r.metadata,
       uriSyncedAt: iso(r.synced_at),
-      metadataSyncedAt: onChain && r.metadata !== null ? iso(r.synced_at) : fetched ? iso(r.fetched_at) : null,
+      // Off chain: when the metadata shown was fetched, even if a later attempt (a resync) failed and kept it.
+      metadataSyncedAt: r.metadata === null ? null : onChain ? iso(r.synced_at) : iso(r.ok_at),
       fetch:
         !r.token_uri || onChain ? null : { status: fetched ? 'ok' : r.f_status === 'failed' ? 'failed' : 'pending', reason: r.f_status === 'failed' ? r.f_reason : null },
     });
@@ -132,14 +133,33 @@ function iso(v: string | Date | null): string | null {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : null);
 
-/** The hosted API's normalised metadata: name, description, image, external_link, animation_url, attributes. */
-export function normaliseMetadata(metadata: string | null): NormalizedMetadata {
+/** An ERC-1155 id as EIP-1155 spells it for `{id}`: lowercase hex, zero-padded to 64 digits, no 0x. */
+export function erc1155IdHex(tokenId: string): string {
+  return BigInt(tokenId).toString(16).padStart(64, '0');
+}
+
+/** Every string in a JSON value with `{id}` replaced (EIP-1155: "in any JSON value ... by all client software"). */
+function substituteId(v: unknown, hexId: string, depth = 0): unknown {
+  if (typeof v === 'string') return v.replaceAll('{id}', hexId);
+  if (depth > 32 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => substituteId(x, hexId, depth + 1));
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, substituteId(x, hexId, depth + 1)]));
+}
+
+/**
+ * The hosted API's normalised metadata: name, description, image, external_link, animation_url,
+ * attributes. For an ERC-1155 token (`erc1155TokenId` given) `{id}` in any value is its id, per EIP-1155;
+ * the raw `metadata` stays as the URI served it.
+ */
+export function normaliseMetadata(metadata: string | null, erc1155TokenId?: string): NormalizedMetadata {
   let m: Record<string, unknown> = {};
   try {
     if (metadata) m = JSON.parse(metadata);
   } catch {
     m = {};
   }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) m = {};
+  if (erc1155TokenId !== undefined && /^\d+$/.test(erc1155TokenId)) m = substituteId(m, erc1155IdHex(erc1155TokenId)) as Record<string, unknown>;
   const attrs = Array.isArray(m.attributes) ? m.attributes : [];
   return {
     name: str(m.name),

@@ -86,7 +86,8 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
   const result: NftItem[] = pageRows.map((r) => {
     const f = facts.get(r.token_address);
     const m = meta.get(`${r.token_address}:${r.token_id}`);
-    const normalized = query.normalizeMetadata || query.media_items ? normaliseMetadata(m?.metadata ?? null) : undefined;
+    const normalized =
+      query.normalizeMetadata || query.media_items ? normaliseMetadata(m?.metadata ?? null, r.contract_type === 'ERC1155' ? r.token_id : undefined) : undefined;
     return {
       token_address: r.token_address,
       token_id: query.format === 'hex' ? `0x${BigInt(r.token_id).toString(16)}` : r.token_id,

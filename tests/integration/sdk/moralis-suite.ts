@@ -17,7 +17,7 @@ import { EPILOGUE_FROM } from '../../../devnet/ledger/chain.mjs';
  */
 
 export const MORALIS_AUTH_HOST = 'https://authapi.moralis.io';
-/** The SDK's Aptos module has fixed hosts per network too; mainnet is rewritten to Lantern's local ledger. */
+/** The SDK's Aptos module has fixed hosts per network too; its mainnet host is rewritten to `aptosPath`. */
 export const MORALIS_APTOS_MAINNET_HOST = 'https://aptos-mainnet.aws-prod-api-1.moralis.io';
 export const SDK_API_KEY = 'sdk-conformance-key-0123456789';
 
@@ -28,6 +28,11 @@ export interface MoralisTarget {
   reference: string;
   /** The ledger devnet node. */
   ledgerUrl: string;
+  /**
+   * Where on `url` the SDK's Aptos (mainnet) requests go: a node-mode Lantern's `/api/ledger/local`; a
+   * hosted one's `/api/ledger/mainnet`, which its hosted ledger client sends on to the fronted Lantern.
+   */
+  aptosPath: string;
 }
 
 const m = loadManifest();
@@ -43,12 +48,12 @@ export function startMoralis(target: () => MoralisTarget) {
   if (started) return;
   started = true;
   // The SDK sends through axios' default instance: the one `import axios from 'axios'` gives (deduplicated).
-  const rewrites: [string, string][] = [
-    [MORALIS_AUTH_HOST, '/api/auth'],
-    [MORALIS_APTOS_MAINNET_HOST, '/api/ledger/local'],
-  ];
   axios.interceptors.request.use((config) => {
     const u = target().url;
+    const rewrites: [string, string][] = [
+      [MORALIS_AUTH_HOST, '/api/auth'],
+      [MORALIS_APTOS_MAINNET_HOST, target().aptosPath],
+    ];
     for (const [host, path] of rewrites) {
       if (config.url?.startsWith(host)) config.url = u + path + config.url.slice(host.length);
       if (config.baseURL?.startsWith(host)) config.baseURL = u + path + config.baseURL.slice(host.length);
@@ -226,7 +231,7 @@ export function moralisSuite(label: string, target: () => MoralisTarget) {
 
       it('fails on a block holding a block_epilogue_transaction: the SDK’s limitation (README), not Lantern’s', async () => {
         const version = (await firstVersionOf(EPILOGUE_FROM + 7)) + 1n;
-        const direct = await fetch(`${target().url}/api/ledger/local/blocks/by_version/${version}?with_transactions=true`, { headers: { 'X-API-Key': SDK_API_KEY } });
+        const direct = await fetch(`${target().url}${target().aptosPath}/blocks/by_version/${version}?with_transactions=true`, { headers: { 'X-API-Key': SDK_API_KEY } });
         expect(direct.status).toBe(200); // Lantern answers it
         await expect(Moralis.AptosApi.blocks.getBlockByVersion({ version: Number(version), withTransactions: true, network: 'mainnet' })).rejects.toThrow();
       });

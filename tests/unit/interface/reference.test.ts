@@ -115,6 +115,34 @@ const claims: Record<string, () => void> = {
     const f = readReference<Json>('native-balance-jssdk-mock.json');
     expect(parseOk(nativeBalanceSchema, f.response.body, 'response')).toEqual({ balance: '39600000000000000' });
   },
+  'native-balance-docs-tutorial.json': () => {
+    const f = readReference<Json>('native-balance-docs-tutorial.json');
+    expect(parseOk(nativeBalanceSchema, f.response.body, 'response')).toEqual({ balance: '2847583920000000000000' });
+  },
+  'transaction-docs-guide-eth-mainnet.json': () => {
+    const f = readReference<Json>('transaction-docs-guide-eth-mainnet.json');
+    const tx = parseOk(transactionSchema, f.response.body, 'response');
+    expect(tx).toMatchObject({ receipt_status: '1', receipt_contract_address: null, receipt_root: null, from_address_label: null, to_address_label: null });
+    expect(tx.logs).toHaveLength(1);
+    expect(tx.logs[0]).toMatchObject({ log_index: '299', topic1: null, topic3: null, transaction_value: '62754610757602656' }); // unknown fields kept
+    expect(tx.decoded_call).toBeUndefined();
+    expect(tx.internal_transactions).toBeUndefined();
+  },
+  'transaction-verbose-docs-openapi-example.json': () => {
+    const f = readReference<Json>('transaction-verbose-docs-openapi-example.json');
+    const body = f.response.body;
+    // The documented example shows each array by ONE item (SOURCES.md); the schema says where it differs.
+    const raw = transactionSchema.safeParse(body);
+    expect(raw.success).toBe(false);
+    expect(raw.error!.issues.map((i) => i.path.join('.'))).toEqual(['logs', 'internal_transactions']);
+    const tx = parseOk(transactionSchema, { ...body, logs: [body.logs], internal_transactions: [body.internal_transactions] }, 'response, arrays');
+    expect(tx).toMatchObject({ from_address_label: 'Binance 1', receipt_contract_address: null, receipt_root: null });
+    expect(tx.logs[0]).toMatchObject({ topic3: null, decoded_event: { label: 'Transfer', params: [{ name: 'from', type: 'address' }] } });
+    expect(tx.decoded_call).toMatchObject({ label: 'transfer', signature: 'transfer(address,uint256)' });
+    // No depth from the provider: the page shows these calls as a list (lib/view/tx-page.ts).
+    expect(tx.internal_transactions?.[0]).toMatchObject({ block_number: '12526958', type: 'CALL', value: '650000000000000000' });
+    expect(tx.internal_transactions?.[0].depth).toBeUndefined();
+  },
   'transaction-jssdk-mock.json': () => {
     const f = readReference<Json>('transaction-jssdk-mock.json');
     const tx = parseOk(transactionSchema, f.response.body, 'response');

@@ -1,10 +1,9 @@
-import { lookup } from 'node:dns/promises';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundRefused, checkUrl, fetchPublicJson, isAllowListed, nonPublicReason } from '../../../lib/security/outbound';
+import { HostGate } from '../../../lib/security/host-gate';
+import { OutboundRefused, checkUrl, checkedLookup, fetchPublicJson, isAllowListed, nonPublicReason, sniffRaster, type FetchJsonOptions } from '../../../lib/security/outbound';
 
 // The SSRF guard of the NFT metadata fetcher: address classification, URL forms, and real loopback
 // servers that count every connection they receive (a refused address must see none).
@@ -227,7 +226,7 @@ afterAll(async () => {
   await inner?.stop();
 });
 
-async function reason(url: string, o = opts()): Promise<string> {
+async function reason(url: string, o: FetchJsonOptions = opts()): Promise<string> {
   try {
     await fetchPublicJson(url, o);
     return 'fetched';
@@ -245,22 +244,58 @@ describe('fetchPublicJson against loopback servers', () => {
     expect(good.connections).toBe(before);
   });
 
-  // Names in /etc/hosts pointing at loopback (other than `localhost`) exercise the DNS-answer check.
-  const hostsName = (() => {
-    try {
-      return readFileSync('/etc/hosts', 'utf8')
-        .split('\n')
-        .map((l) => l.trim().split(/\s+/))
-        .find((f) => f[0]?.startsWith('127.') && f[1] && f[1] !== 'localhost' && /^[a-z][a-z0-9-]*$/i.test(f[1]))?.[1];
-    } catch {
-      return undefined;
-    }
-  })();
-  it.skipIf(!hostsName)('a name whose DNS answer is loopback is refused before connecting', async () => {
-    const { address } = await lookup(hostsName!);
-    expect(nonPublicReason(address)).toEqual(expect.any(String));
+  // DNS answers, deterministically: the resolver is injected, so a name answers what each test says.
+  const answering =
+    (...answers: string[][]) =>
+    (calls: string[]) =>
+    async (hostname: string) => {
+      calls.push(hostname);
+      const list = answers[Math.min(calls.length - 1, answers.length - 1)];
+      return list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    };
+
+  it.each([
+    ['a private address', ['127.0.0.1']],
+    ['an RFC 1918 address', ['10.1.2.3']],
+    ['the cloud metadata service', ['169.254.169.254']],
+    ['IPv6 loopback', ['::1']],
+    ['mixed public and private answers', ['93.184.216.34', '127.0.0.1']],
+    ['mixed, private first', ['127.0.0.1', '2606:4700:4700::1111']],
+  ])('a name whose DNS answer holds %s is refused before any connection', async (_what, answer) => {
+    const calls: string[] = [];
     const before = good.connections;
-    expect(await reason(`http://${hostsName}:${good.port}/good.json`, { ...opts(), allowHosts: [] })).toBe('address_not_public');
+    const o = { ...opts(), allowHosts: [], resolve: answering(answer)(calls) };
+    await expect(fetchPublicJson(`http://inside.example:${good.port}/good.json`, o)).rejects.toMatchObject({ reason: 'address_not_public' });
+    expect(calls).toEqual(['inside.example']); // resolved once, for the one connection attempt
+    expect(good.connections).toBe(before);
+  });
+
+  it('a name that resolved to a public address and then to a private one (rebinding) is refused at the second lookup', async () => {
+    const calls: string[] = [];
+    const lookup = checkedLookup(answering(['93.184.216.34'], ['127.0.0.1'])(calls));
+    const ask = () =>
+      new Promise<{ err: unknown; address: unknown }>((r) => lookup('rebind.example', { family: 0 }, (err, address) => r({ err, address })));
+    expect(await ask()).toEqual({ err: null, address: '93.184.216.34' });
+    const second = await ask();
+    expect(second.err).toBeInstanceOf(OutboundRefused);
+    expect((second.err as OutboundRefused).reason).toBe('address_not_public');
+    expect((second.err as OutboundRefused).message).toBe('rebind.example resolves to 127.0.0.1, which is not public (loopback)');
+    // The socket connects to what the lookup answered; every connection asks again, so the answer it
+    // connects to is always the one just checked. Through fetchPublicJson, a rebound name is refused
+    // without a connection:
+    const before = good.connections;
+    const o = { ...opts(), allowHosts: [], resolve: answering(['127.0.0.1'])([]) };
+    expect(await reason(`http://rebind.example:${good.port}/good.json`, o)).toBe('address_not_public');
+    expect(good.connections).toBe(before);
+  });
+
+  it('a name with no address is dns_failed; a resolver error is a network error; neither connects', async () => {
+    const before = good.connections;
+    expect(await reason(`http://empty.example:${good.port}/`, { ...opts(), allowHosts: [], resolve: async () => [] })).toBe('dns_failed');
+    const failing = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    expect(await reason(`http://missing.example:${good.port}/`, { ...opts(), allowHosts: [], resolve: failing })).toBe('network_error');
     expect(good.connections).toBe(before);
   });
 
@@ -291,5 +326,97 @@ describe('fetchPublicJson against loopback servers', () => {
     expect(await reason(`http://127.0.0.1:${good.port}/to-inner`)).toBe('address_not_public');
     expect(await reason(`http://127.0.0.1:${good.port}/to-decimal`)).toBe('address_not_public');
     expect(inner.connections).toBe(0);
+  });
+});
+
+// --- the per-host gate ------------------------------------------------------------------------------
+
+describe('per-host limits (HostGate), on every hop', () => {
+  it('schedules starts one interval apart per host and runs at most `concurrency` at once (clock injected)', async () => {
+    const sleeps: number[] = [];
+    const gate = new HostGate({ concurrency: 2, intervalMs: 200, now: () => 1_000, sleep: async (ms) => void sleeps.push(ms) });
+    let active = 0;
+    let most = 0;
+    const task = async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise((r) => setImmediate(r));
+      active--;
+    };
+    await Promise.all(Array.from({ length: 5 }, () => gate.run('a.example:443', task)));
+    expect(most).toBe(2);
+    // The first starts at once; each later one waits for its slot one interval after the previous.
+    expect(sleeps).toEqual([200, 400, 600, 800]);
+    // Another host has a schedule of its own.
+    await gate.run('b.example:443', task);
+    expect(sleeps).toEqual([200, 400, 600, 800]);
+  });
+
+  it('a redirect target is gated as its own host: four first hosts redirecting to one server meet its limit of 2', async () => {
+    let active = 0;
+    let most = 0;
+    let served = 0;
+    const target = await serve('127.0.0.1', (_q, res) => {
+      active++;
+      served++;
+      most = Math.max(most, active);
+      setTimeout(() => {
+        active--;
+        res.setHeader('Content-Type', 'application/json');
+        res.end('{"name":"Target"}');
+      }, 60);
+    });
+    const firsts = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        serve('127.0.0.1', (_q, res) => {
+          res.statusCode = 302;
+          res.setHeader('Location', `http://127.0.0.1:${target.port}/t.json`);
+          res.end();
+        }),
+      ),
+    );
+    try {
+      const gate = new HostGate({ concurrency: 2, intervalMs: 0 });
+      const o = { allowHosts: ['127.0.0.1'], maxBytes: 1024, timeoutMs: 5_000, maxRedirects: 3, gate };
+      const results = await Promise.all(firsts.flatMap((f) => [1, 2].map(() => fetchPublicJson(`http://127.0.0.1:${f.port}/start`, o))));
+      expect(results.map((r) => r.json)).toEqual(Array.from({ length: 8 }, () => ({ name: 'Target' })));
+      expect(served).toBe(8);
+      expect(most).toBe(2);
+      expect(gate.size).toBe(0);
+    } finally {
+      await target.stop();
+      for (const f of firsts) await f.stop();
+    }
+  });
+});
+
+describe('sniffRaster (the media proxy passes what the bytes are, not what the server says)', () => {
+  const bytes = (...parts: (string | number[])[]) => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));
+  it.each([
+    ['image/png', bytes([0x89], 'PNG', [0x0d, 0x0a, 0x1a, 0x0a, 0, 0])],
+    ['image/jpeg', bytes([0xff, 0xd8, 0xff, 0xe0])],
+    ['image/gif', bytes('GIF89a', [1, 0])],
+    ['image/gif', bytes('GIF87a')],
+    ['image/webp', bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 ')],
+    ['image/avif', bytes([0, 0, 0, 0x1c], 'ftypavif')],
+  ])('%s', (type, b) => {
+    expect(sniffRaster(b)).toBe(type);
+  });
+  it.each([
+    ['SVG', bytes('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+    ['SVG after an XML declaration', bytes('<?xml version="1.0"?><svg/>')],
+    ['HTML', bytes('<!doctype html><script>alert(1)</script>')],
+    ['a PNG signature cut short', bytes([0x89], 'PNG')],
+    ['RIFF that is not WebP', bytes('RIFF', [0, 0, 0, 0], 'WAVE')],
+    ['nothing', bytes()],
+  ])('refuses %s', (_what, b) => {
+    expect(sniffRaster(b)).toBeNull();
+  });
+  it('text never passes, whatever it says (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (t) => {
+        expect(sniffRaster(new TextEncoder().encode(`<${t}`))).toBeNull();
+      }),
+    );
   });
 });

@@ -14,6 +14,7 @@ import { config } from '@/lib/config';
 import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
 import { formatTokenId, truncateMiddle } from '@/lib/format';
+import { displayImageSrc } from '@/lib/server/nft-image';
 import { resolveNftMedia, safeText, type Gateways } from '@/lib/view/nft-media';
 import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/view/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/server/view-params';
@@ -144,7 +145,8 @@ function toCard(n: NftItem, i: number, view: NftView, base: string, gateways: Ga
     collection: safeText(n.name, 60) ?? truncateMiddle(n.token_address),
     tokenId,
     name: media.name,
-    image: media.image,
+    // At an origin the CSP admits, or through Lantern's raster-only media proxy (lib/server/nft-image.ts).
+    image: displayImageSrc(media.image),
     description: media.description,
     externalLink: media.externalLink,
     amount: n.amount,
