@@ -6,14 +6,28 @@
 // per-IP rate limits. Here the socket's peer is always appended, and lib/security/rate-limit.ts reads
 // the entry TRUSTED_PROXY hops from the right.
 import { EventEmitter } from 'node:events';
-import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
-import { MAX_HEADER_BYTES, guardAction, isActionRequest, onClientError, onConnect, onUpgrade, refuseBadTarget } from './lib/edge-guard.mjs';
+import { actionIdsOf, createGuardedServer, guardAction, isActionRequest } from './lib/edge-guard.mjs';
 import { parsePublicOrigins } from '../lib/security/public-origins.mjs';
 
+// The .env files, loaded as Next loads them (the copy of @next/env that Next itself uses), before any
+// setting is read here: Next would load them only inside next() below.
+const { loadEnvConfig } = createRequire(createRequire(import.meta.url).resolve('next'))('@next/env');
+loadEnvConfig(process.cwd(), false);
+
 // Server actions are accepted only from these origins (lib/config.ts refuses to start without one).
-const publicOrigins = parsePublicOrigins(process.env.PUBLIC_URL);
+let publicOrigins;
+try {
+  publicOrigins = parsePublicOrigins(process.env.PUBLIC_URL);
+} catch (e) {
+  // Worded as lib/config.ts words it at start-up, without a stack.
+  console.error(`Lantern's configuration is invalid:\n  ${e.message}`);
+  process.exit(1);
+}
 const port = Number(process.env.PORT ?? argValue('-p') ?? 3000);
 const hostname = process.env.HOST ?? argValue('-H') ?? '0.0.0.0';
 // Next would bind its WebSocket handler (development's hot reload; production has none) to the first
@@ -28,31 +42,28 @@ if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
 }
 const handle = app.getRequestHandler();
 await app.prepare();
+// The build's server actions: an id not among them is answered by the guard (edge-guard.mjs).
+const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
 // Load every route before the first real request (LANTERN_WARM_UP=off skips it).
 if (process.env.LANTERN_WARM_UP !== 'off') {
   const ms = await warmUp(handle, (line) => console.warn(line));
   console.log(`Lantern warmed up in ${ms} ms`);
 }
 
-const onRequest = (req, res) => {
-  // Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx here (edge-guard.mjs).
-  if (refuseBadTarget(req, res)) return;
+// Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (edge-guard.mjs).
+const server = createGuardedServer((req, res) => {
   const peer = req.socket.remoteAddress ?? 'unknown';
   const sent = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
   if (isActionRequest(req)) {
-    guardAction(req, res, publicOrigins, (replayed) => handle(replayed, res)).catch((e) => {
+    guardAction(req, res, publicOrigins, (replayed) => handle(replayed, res), actionIds).catch((e) => {
       console.error('server action guard failed', e);
       if (!res.headersSent) res.writeHead(500).end();
     });
     return;
   }
   handle(req, res);
-};
-const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, onRequest);
-server.on('clientError', onClientError);
-server.on('upgrade', onUpgrade(onRequest));
-server.on('connect', onConnect);
+});
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 server.listen(port, hostname, () => console.log(`Lantern listening on http://${hostname}:${port}`));
 
@@ -63,6 +74,14 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 3000).unref();
   });
+}
+
+function readOptional(file) {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function argValue(flag) {

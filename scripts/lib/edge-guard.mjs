@@ -2,15 +2,18 @@
 // can send that Next would answer with a 5xx, an empty body or an HTML page. Each answer is JSON
 // `{message, code}` with the right 4xx status.
 //
-// - Request targets that are not a path (`GET *`, absolute-form), malformed %-encoding: 400.
-// - Methods Next does not route (TRACE, PROPFIND, ..., CONNECT): 405 with Allow.
+// - An HTTP/1.1 request without Host, request targets that are not a path (`GET *`, absolute-form),
+//   malformed %-encoding: 400.
+// - Methods Next does not route (TRACE, PROPFIND, ..., CONNECT): 405 with the path's own Allow.
+// - `Expect` other than 100-continue: 417 naming the header.
 // - Dot segments (`/api/%2e%2e/health`) under /api: 404 (Next would resolve them to the HTML 404 page).
 // - Oversized request lines and headers (node:http's parser refuses them): 414 / 431 naming the limit.
 // - Server actions (any POST to a page): refused unless Origin is one of PUBLIC_URL's origins (403),
 //   larger than MAX_ACTION_BYTES (413), or not a request React's reply decoder reads safely (400/415):
 //   only the argument shapes Lantern's actions take get through, so the action itself never runs on
-//   anything else. The body is read here and replayed to Next unchanged.
-import { IncomingMessage, STATUS_CODES, ServerResponse } from 'node:http';
+//   anything else. An action id this build does not have: 404 (Next would log a stack for it). The body
+//   is read here and replayed to Next unchanged.
+import { IncomingMessage, STATUS_CODES, ServerResponse, createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { matchOrigin } from '../../lib/security/public-origins.mjs';
 
@@ -27,11 +30,47 @@ export const MAX_ACTION_DEPTH = 32;
 const ROUTED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
 
-/** The methods a path serves, for Allow. Mirrors the route handlers' `otherMethods` (lib/api/handler.ts). */
+/** What Lantern serves as a whole (`OPTIONS *`), and what a non-path target (CONNECT's) is told. */
+export const SERVER_METHODS = 'GET, HEAD, POST, OPTIONS';
+
+/**
+ * The methods a path serves, for Allow. Mirrors the route handlers' `otherMethods` (lib/api/handler.ts);
+ * pages also take POST (server actions); files and the CSV download are GET only.
+ */
 export function allowedMethods(pathname) {
   if (/^\/api\/auth\/challenge\/(request|verify)\/evm\/?$/.test(pathname)) return 'POST, OPTIONS';
   if (pathname === '/api' || pathname.startsWith('/api/')) return 'GET, HEAD, OPTIONS';
+  if (pathname.startsWith('/_next/') || /\/(history\.csv|opengraph-image[^/]*)\/?$/.test(pathname) || /^\/[^/]+\.[a-z0-9]+$/i.test(pathname)) return 'GET, HEAD';
   return 'GET, HEAD, POST';
+}
+
+/** "GET or POST": the methods worth naming in a 405's sentence. */
+const methodsToUse = (allow) =>
+  allow
+    .split(', ')
+    .filter((m) => m !== 'HEAD' && m !== 'OPTIONS')
+    .join(' or ');
+
+const notAllowed = (method, allow) => `${method} is not allowed here; use ${methodsToUse(allow)}.`;
+
+/**
+ * node:http's server with every check of this file in front of `onRequest`, which sees only requests
+ * with a path target, a routed method and a readable head (server actions still go to guardAction).
+ */
+export function createGuardedServer(onRequest) {
+  const handler = (req, res) => {
+    headParsed(req, res);
+    if (refuseBadTarget(req, res)) return;
+    onRequest(req, res);
+  };
+  // Without Host, node:http would answer a bare 400 itself; refuseBadTarget answers it in words.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, handler);
+  server.on('connection', watchHeads);
+  server.on('clientError', onClientError);
+  server.on('checkExpectation', onCheckExpectation);
+  server.on('upgrade', onUpgrade(handler));
+  server.on('connect', onConnect);
+  return server;
 }
 
 function errorBody(pathname, status, code, message) {
@@ -65,21 +104,78 @@ export function onClientError(err, socket) {
   }
   let response;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    // Which part overflowed: no line end within the limit means the request line (the URL) did.
-    const raw = err.rawPacket ? err.rawPacket.toString('latin1') : '';
-    const lineEnd = raw.indexOf('\r\n');
-    response =
-      lineEnd === -1 || lineEnd >= MAX_HEADER_BYTES - 2
-        ? rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`)
-        : rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`);
+    // Which part overflowed: the URL when the head so far has no line end (the request line never ended).
+    response = requestLineEnded(err, socket)
+      ? rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`)
+      : rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`);
   } else if (err.code === 'HPE_INVALID_METHOD' && /^[A-Za-z][A-Za-z0-9-]* /.test(err.rawPacket?.toString('latin1') ?? '')) {
-    response = rawResponse(405, 'method_not_allowed', 'That method is not supported; use GET, HEAD, POST or OPTIONS.', { Allow: 'GET, HEAD, POST, OPTIONS' });
+    // A method token node:http does not know (FOO): the same answer as for one it knows but Next does not route.
+    const [, method, target = ''] = /^([A-Za-z][A-Za-z0-9-]*) (\S*)/.exec(err.rawPacket.toString('latin1'));
+    const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0]) : SERVER_METHODS;
+    response = rawResponse(405, 'method_not_allowed', notAllowed(method.slice(0, 32), allow), { Allow: allow });
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
     response = rawResponse(408, 'request_timeout', 'The request was not sent in time.');
   } else {
     response = rawResponse(400, 'invalid_request', 'The request is not valid HTTP/1.1.');
   }
   socket.end(response);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Where a request head's first line ended
+//
+// node:http reads a connection in segments and says only which segment overflowed the header limit
+// (`err.rawPacket`). A head sent in several segments (a 20 KB header in 4 KB writes) overflows in a
+// segment that holds no line end, though the request line ended long before. So each connection
+// notes, for the head being received, whether a line end has come yet; a head begins on a new
+// connection, and again once the previous request has been read to its end and answered.
+// (Adding a `data` listener makes node:http parse in JavaScript rather than in C++: Node supports this,
+// and it costs one call per segment.)
+
+const HEAD = Symbol('lantern.head');
+
+/** node:http's `connection`: start watching the connection's first head. */
+export function watchHeads(socket) {
+  const state = { receiving: true, lineEnded: false, lastWasCr: false };
+  socket[HEAD] = state;
+  socket.on('data', (chunk) => {
+    if (!state.receiving || state.lineEnded) return;
+    state.lineEnded = hasLineEnd(chunk, chunk.length, state.lastWasCr);
+    state.lastWasCr = chunk[chunk.length - 1] === 0x0d;
+  });
+}
+
+/**
+ * Call for every request node:http parsed a head of (the `request` and `checkExpectation` events): the
+ * connection's next head begins after this request's body and answer.
+ */
+export function headParsed(req, res) {
+  const state = req.socket?.[HEAD];
+  if (!state) return;
+  state.receiving = false;
+  let pending = 2;
+  const next = () => {
+    if (--pending > 0) return;
+    Object.assign(state, { receiving: true, lineEnded: false, lastWasCr: false });
+  };
+  if (req.complete) pending--;
+  else req.once('end', next);
+  res.once('finish', next);
+}
+
+function hasLineEnd(buf, end, lastWasCr) {
+  if (end > 0 && lastWasCr && buf[0] === 0x0a) return true;
+  const at = buf.indexOf('\r\n');
+  return at !== -1 && at + 1 < end;
+}
+
+function requestLineEnded(err, socket) {
+  const state = socket[HEAD];
+  // Heads of pipelined requests arrive while the previous one is answered: only their segment is known.
+  const before = state?.receiving ? state : { lineEnded: false, lastWasCr: false };
+  if (before.lineEnded) return true;
+  const raw = err.rawPacket ?? Buffer.alloc(0);
+  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length), before.lastWasCr);
 }
 
 /**
@@ -113,7 +209,21 @@ export function onUpgrade(handler) {
 
 /** node:http's `connect` (the CONNECT method): Lantern is not a proxy. */
 export function onConnect(_req, socket) {
-  socket.end(rawResponse(405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', { Allow: 'GET, HEAD, POST, OPTIONS' }));
+  // CONNECT's target is a host, not one of Lantern's paths: Allow names what Lantern serves at all.
+  socket.end(rawResponse(405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', { Allow: SERVER_METHODS }));
+}
+
+/**
+ * node:http's `checkExpectation`: an `Expect` header other than `100-continue`, which node:http would
+ * answer with a bare 417. The request is not passed on.
+ */
+export function onCheckExpectation(req, res) {
+  headParsed(req, res);
+  const expect = String(req.headers.expect ?? '').slice(0, 64);
+  const path = (req.url ?? '').split('?')[0];
+  sendJson(res, path.startsWith('/') ? path : '', 417, 'expectation_failed', `The Expect header asks for ${JSON.stringify(expect)}, which Lantern does not support; send the request without it (only "100-continue" is understood).`, {
+    Connection: 'close',
+  });
 }
 
 function wellEncoded(path) {
@@ -134,9 +244,15 @@ export const hasDotSegment = (path) => path.split('/').some((seg) => ['.', '..']
  */
 export function refuseBadTarget(req, res) {
   const target = req.url ?? '';
+  // The server is made with requireHostHeader: false, so this answer replaces node:http's bare 400.
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    const path = target.startsWith('/') ? target.split('?')[0] : '';
+    sendJson(res, path, 400, 'invalid_request', 'The request has no Host header; HTTP/1.1 requires one (Host: the name and port Lantern was reached at).');
+    return true;
+  }
   if (!target.startsWith('/')) {
     if (req.method === 'OPTIONS' && target === '*') {
-      res.writeHead(204, { ...BASE_HEADERS, Allow: 'GET, HEAD, POST, OPTIONS' });
+      res.writeHead(204, { ...BASE_HEADERS, Allow: SERVER_METHODS });
       res.end();
     } else {
       sendJson(res, '', 400, 'invalid_request', 'The request target must be a path beginning with "/" (such as /api/health).');
@@ -147,18 +263,13 @@ export function refuseBadTarget(req, res) {
   const api = path === '/api' || path.startsWith('/api/');
   if (!wellEncoded(path)) {
     // Next throws while decoding a malformed %-sequence in a path parameter and answers 500.
-    if (api) sendJson(res, path, 400, 'invalid_request', 'The path contains malformed percent-encoding.');
-    else {
-      res.writeHead(400, { ...BASE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end('Bad request: the address contains malformed percent-encoding.\n');
-    }
+    sendJson(res, path, 400, 'invalid_request', 'The path contains malformed percent-encoding.');
     return true;
   }
   if (!ROUTED_METHODS.has(req.method)) {
     const allow = allowedMethods(path);
     // Worded as the route handlers' own 405 (lib/api/handler.ts otherMethods).
-    const use = allow.split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS').join(' or ');
-    sendJson(res, path, 405, 'method_not_allowed', `${req.method} is not allowed here; use ${use}.`, { Allow: allow });
+    sendJson(res, path, 405, 'method_not_allowed', notAllowed(req.method, allow), { Allow: allow });
     return true;
   }
   if (!api && req.headers['next-router-state-tree'] !== undefined) {
@@ -180,10 +291,11 @@ export function refuseBadTarget(req, res) {
 // Server actions
 
 class Refusal extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, headers = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.headers = headers;
   }
 }
 
@@ -194,10 +306,24 @@ export function isActionRequest(req) {
 }
 
 /**
- * Checks a server-action request and, when it passes, calls `pass(replayed)` with a request that
- * carries the same body for Next. Otherwise answers 403/400/413/415 and the action never runs.
+ * The ids of the server actions a build has (Next's server-reference-manifest.json, node and edge), or
+ * undefined when the manifest cannot be read (then Next alone judges ids).
  */
-export async function guardAction(req, res, publicOrigins, pass) {
+export function actionIdsOf(manifestJson) {
+  try {
+    const m = JSON.parse(manifestJson);
+    return new Set([...Object.keys(m.node ?? {}), ...Object.keys(m.edge ?? {})]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks a server-action request and, when it passes, calls `pass(replayed)` with a request that
+ * carries the same body for Next. Otherwise answers 403/400/404/413/415 and the action never runs.
+ * `actionIds`: the build's action ids (actionIdsOf); an id not among them is answered 404 here.
+ */
+export async function guardAction(req, res, publicOrigins, pass, actionIds) {
   const path = (req.url ?? '').split('?')[0];
   try {
     const origin = matchOrigin(publicOrigins, req.headers.origin);
@@ -210,15 +336,16 @@ export async function guardAction(req, res, publicOrigins, pass) {
     req.headers['x-forwarded-host'] = new URL(origin).host;
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_ACTION_BYTES) throw tooLarge();
+    if (req.headers['next-action'] !== undefined) checkActionId(String(req.headers['next-action']), actionIds);
     const body = await readLimited(req, MAX_ACTION_BYTES);
-    await checkActionBody(req.headers, body);
+    await checkActionBody(req.headers, body, actionIds);
     pass(replay(req, body));
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     // Clients write the whole body before they read an answer: read what is left (up to a bound) so
     // they get this one instead of a broken pipe; past the bound, answer and close the connection.
     const drained = await discard(req, MAX_DISCARD_BYTES);
-    sendJson(res, path, e.status, e.code, e.message, drained ? {} : { Connection: 'close' });
+    sendJson(res, path, e.status, e.code, e.message, { ...e.headers, ...(drained ? {} : { Connection: 'close' }) });
   }
 }
 
@@ -285,7 +412,27 @@ function replay(req, body) {
   return r;
 }
 
-async function checkActionBody(headers, body) {
+/** Next's id length (a 2-digit info byte and a 40-digit hash). */
+const ACTION_ID_LENGTH = 42;
+
+/**
+ * An action this build does not have: a page loaded before an update, or a made-up id. Next would
+ * answer it with a bare text and log a stack; this answer carries the header Next's client router reads
+ * (`x-nextjs-action-not-found`), so a page still says "reload" as it would.
+ */
+function checkActionId(id, actionIds) {
+  if (!actionIds) return;
+  const shown = JSON.stringify(id.slice(0, ACTION_ID_LENGTH + 2));
+  const headers = { 'x-nextjs-action-not-found': '1' };
+  if (id.length !== ACTION_ID_LENGTH || !/^[0-9a-f]+$/.test(id)) {
+    throw new Refusal(400, 'invalid_request', `${shown} is not a server action id.`, headers);
+  }
+  if (!actionIds.has(id)) {
+    throw new Refusal(404, 'not_found', `This version of Lantern has no server action ${shown}: the page was probably loaded before Lantern was updated; reload it.`, headers);
+  }
+}
+
+async function checkActionBody(headers, body, actionIds) {
   const type = String(headers['content-type'] ?? '').trim();
   const fetchAction = headers['next-action'] !== undefined;
   if (/^multipart\/form-data\s*(;|$)/i.test(type)) {
@@ -303,6 +450,9 @@ async function checkActionBody(headers, body) {
       const row = /^\d+$/.test(key) || /^\$ACTION_\d+:\d+$/.test(key);
       if (typeof value !== 'string') throw new Refusal(400, 'invalid_request', `Field ${JSON.stringify(key.slice(0, 64))} is a file; Lantern's actions take none.`);
       if (row) checkReplyRow(value, key === '0', true);
+      // A form posted without JavaScript names its action in a field (React's decodeAction reads these).
+      if (key.startsWith('$ACTION_ID_')) checkActionId(key.slice('$ACTION_ID_'.length), actionIds);
+      if (/^\$ACTION_\d+:0$/.test(key)) checkActionId(/^\{"id":"([^"]*)"/.exec(value)?.[1] ?? '', actionIds);
     }
     return;
   }
