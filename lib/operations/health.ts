@@ -3,7 +3,7 @@ import { redis } from '@/lib/cache/redis';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { sources } from '@/lib/sources';
-import { asBreakerOpen, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
+import { asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
 import { breakerSnapshots } from '@/lib/sources/breakers';
 
 /**
@@ -46,28 +46,36 @@ export async function health() {
 }
 
 async function probeSources() {
-  const c = config();
-  const ms = Math.min(CHECK_MS, c.upstreamTimeoutMs);
   const s = sources();
-  const entries = await Promise.all(
-    s.probes().map(async (p) => [p.name, await check(p.breaker, () => (p.check === 'rpc' ? rpc(p.url, ms) : reach(p.url, ms)))] as const),
-  );
+  const entries = await Promise.all(s.probes().map(async (p) => [p.name, await check(p.breaker, (signal) => (p.check === 'rpc' ? rpc(p.url, signal) : reach(p.url, signal)))] as const));
   return { ...Object.fromEntries(entries), describe: s.describe() };
 }
 
 /**
- * One source's check through its breaker. Health's short timeout counts as an ordinary failure, not as
- * the upstream timing out (which opens the breaker at once): a slow upstream is not a stalled one.
+ * One source's check, through its breaker, as an ordinary call to the upstream: it may take
+ * UPSTREAM_TIMEOUT_MS, and its timeout opens the breaker at once like any call's (so once health has
+ * found a source stalled, the next request for it is answered at once). Health waits for it at most
+ * 1.5 s: a slower check is reported as not answering yet, and goes on and is counted by itself.
  */
-async function check(breaker: CircuitBreaker, fn: () => Promise<Response>): Promise<Probe> {
+async function check(breaker: CircuitBreaker, fn: (signal: AbortSignal) => Promise<Response>): Promise<Probe> {
+  const c = config();
   const t = performance.now();
+  const call = breaker.run(() => fn(AbortSignal.timeout(c.upstreamTimeoutMs)), { result: responseOutcome, error: errorOutcome }).then(
+    (res): Probe => (res.status >= 500 ? { ok: false, error: `HTTP ${res.status}` } : { ok: true, ms: Math.round(performance.now() - t) }),
+    (e): Probe => {
+      if (asBreakerOpen(e)) return { ok: false, error: 'not answering: breaker open' };
+      return { ok: false, error: errorOutcome(e) === 'timeout' ? 'timed out' : 'unreachable' };
+    },
+  );
+  const waitMs = Math.min(CHECK_MS, c.upstreamTimeoutMs);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const slow = new Promise<Probe>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, error: `no answer within ${waitMs / 1000} s` }), waitMs + 50);
+  });
   try {
-    const res = await breaker.run(fn, { result: responseOutcome, error: () => 'failure' });
-    if (res.status >= 500) return { ok: false, error: `HTTP ${res.status}` };
-    return { ok: true, ms: Math.round(performance.now() - t) };
-  } catch (e) {
-    if (asBreakerOpen(e)) return { ok: false, error: 'not answering: breaker open' };
-    return { ok: false, error: (e as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable' };
+    return await Promise.race([call, slow]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -82,22 +90,26 @@ async function timed(fn: () => Promise<unknown>): Promise<Probe & { kind?: strin
 }
 
 /** Any HTTP answer below 500 means reachable: health does not spend the hosted API's quota or need its key. */
-async function reach(url: string, ms: number): Promise<Response> {
-  const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(ms), cache: 'no-store' });
+async function reach(url: string, signal: AbortSignal): Promise<Response> {
+  const res = await fetch(url, { method: 'GET', signal, cache: 'no-store' });
   await res.body?.cancel();
   return res;
 }
 
 /** The node answers eth_chainId: a JSON-RPC error or a body without a result is a failure (a 502 answer). */
-async function rpc(url: string, ms: number): Promise<Response> {
+async function rpc(url: string, signal: AbortSignal): Promise<Response> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: '{"jsonrpc":"2.0","id":1,"method":"eth_chainId","params":[]}',
-    signal: AbortSignal.timeout(ms),
+    signal,
     cache: 'no-store',
   });
-  const body = (await res.json().catch(() => ({}))) as { result?: string };
+  // A body cut off by the timeout is the timeout; any other unreadable body, no chain id.
+  const body = (await res.json().catch((e: unknown) => {
+    if (errorOutcome(e) === 'timeout') throw e;
+    return {};
+  })) as { result?: string };
   if (!body.result) throw new Error('no chain id');
   return res;
 }

@@ -232,3 +232,27 @@ export function errorOutcome(e: unknown): Outcome {
 export function responseOutcome(res: Response): Outcome {
   return res.status >= 500 ? 'failure' : 'ok';
 }
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * One whole HTTP exchange with an upstream, as one call of its breaker: the answer's body is read to
+ * its end inside the call. An upstream that sends its headers and then stalls is so a timeout like one
+ * that never answers (`init.signal`, the upstream timeout, covers the body too), and opens the breaker.
+ * The Response returned holds its body in memory.
+ */
+export function exchange(breaker: CircuitBreaker, input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  return breaker.run(
+    async () => {
+      const res = await fetch(input, init);
+      const body = await res.arrayBuffer();
+      return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    },
+    { result: responseOutcome, error: errorOutcome },
+  );
+}
+
+/** `fetch` through `breaker`, each exchange whole (see exchange): for clients that take a fetch (viem's). */
+export function breakerFetch(breaker: CircuitBreaker): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
+  return (input, init) => exchange(breaker, input, init);
+}

@@ -1,7 +1,8 @@
 import 'server-only';
+import { http, type HttpTransportConfig } from 'viem';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
-import { CircuitBreaker, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
+import { CircuitBreaker, breakerFetch, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
 
 /** The hosted API's services, each at its own base URL (DATA_API_URL, AUTH_API_URL, LEDGER_API_URL_*). */
 export type HostedService = 'data' | 'auth' | 'ledger-mainnet' | 'ledger-testnet';
@@ -83,6 +84,16 @@ export function hostedBreaker(service: HostedService, url: string) {
 export function ensBreaker(url: string) {
   const host = hostOf(url);
   return breaker(`ens-node:${host}`, `The ENS node (${host})`, host);
+}
+
+/**
+ * viem's HTTP transport to a JSON-RPC node through its breaker, the one way Lantern's viem clients
+ * reach a node (the EVM node, the ENS node, sign-in's contract-wallet checks): UPSTREAM_TIMEOUT_MS,
+ * each exchange whole (body included) one call of the breaker, and none of viem's own retries (it
+ * retries timeouts too, which would hold a request for several timeouts).
+ */
+export function rpcTransport(url: string, breaker: CircuitBreaker, opts: Pick<HttpTransportConfig, 'batch'> = {}) {
+  return http(url, { ...opts, timeout: config().upstreamTimeoutMs, retryCount: 0, fetchFn: breakerFetch(breaker) });
 }
 
 /** Every upstream's breaker this process has met, as health reports them. */

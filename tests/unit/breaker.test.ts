@@ -1,7 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isLanternError } from '@/lib/errors';
-import { BreakerOpenError, CircuitBreaker, asBreakerOpen, errorOutcome, newBreakerData, responseOutcome, type BreakerState } from '@/lib/sources/breaker';
+import { BreakerOpenError, CircuitBreaker, asBreakerOpen, errorOutcome, exchange, newBreakerData, responseOutcome, type BreakerState } from '@/lib/sources/breaker';
 
 /** A breaker on a clock the test moves by hand. */
 function setup(opts: { failureThreshold?: number; coolDownMs?: number; probeTimeoutMs?: number } = {}) {
@@ -223,5 +225,52 @@ describe('across bundles', () => {
     expect(isLanternError(foreign)).toBe(true);
     expect(asBreakerOpen(new Error('x'))).toBeUndefined();
     expect(isLanternError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('a whole exchange (headers and body) is one call', () => {
+  // A real upstream on loopback: /stall sends its headers and the start of the body, then nothing.
+  let upstream: Server;
+  let base: string;
+  const held: ServerResponse[] = [];
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      if (req.url === '/stall') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
+        res.write('{"first_version":');
+        held.push(res);
+      } else if (req.url === '/empty') res.writeHead(204).end();
+      else res.writeHead(req.url === '/down' ? 503 : 200, { 'Content-Type': 'application/json' }).end('{"ok":true}');
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const r of held) r.destroy();
+    upstream.closeAllConnections();
+    await new Promise((r) => upstream.close(r));
+  });
+
+  it('an upstream that sends its headers and then stalls is a timeout: the breaker opens at once', async () => {
+    const { b } = setup();
+    const e = await exchange(b, `${base}/stall`, { signal: AbortSignal.timeout(300) }).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect((e as Error).name).toBe('TimeoutError');
+    expect(b.state()).toBe('open');
+    expect(held.length).toBe(1);
+    // The next call answers at once: the stalled upstream sees nothing more.
+    await openError(exchange(b, `${base}/stall`, { signal: AbortSignal.timeout(300) }));
+    expect(held.length).toBe(1);
+  });
+
+  it('answers come back whole and readable; a 5xx counts as a failure, a 204 has no body', async () => {
+    const { b } = setup({ failureThreshold: 1 });
+    const res = await exchange(b, `${base}/ok`);
+    expect([res.status, res.headers.get('content-type'), await res.json()]).toEqual([200, 'application/json', { ok: true }]);
+    expect([(await exchange(b, `${base}/empty`)).status, b.state()]).toEqual([204, 'closed']);
+    expect((await exchange(b, `${base}/down`)).status).toBe(503);
+    expect(b.state()).toBe('open');
   });
 });

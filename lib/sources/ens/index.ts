@@ -1,11 +1,11 @@
 import 'server-only';
-import { createPublicClient, http } from 'viem';
+import { createPublicClient } from 'viem';
 import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
 import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
-import { asBreakerOpen, type BreakerOpenError, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
-import { ensBreaker } from '@/lib/sources/breakers';
+import { asBreakerOpen, type BreakerOpenError } from '@/lib/sources/breaker';
+import { ensBreaker, rpcTransport } from '@/lib/sources/breakers';
 import type { EnsResult, NameSource } from '@/lib/sources/types';
 
 /** ENS names over the mainnet node at ENS_RPC_URL; without one, names do not resolve and say why. */
@@ -24,7 +24,7 @@ async function resolveEnsName(name: string): Promise<EnsResult> {
     return { ok: false, reason: `“${name}” is not a valid ENS name.` };
   }
   try {
-    const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0, fetchFn: ensFetch(url) }) });
+    const client = createPublicClient({ chain: mainnet, transport: rpcTransport(url, ensBreaker(url)) });
     const address = await client.getEnsAddress({ name: normalized });
     return address ? { ok: true, address } : { ok: false, reason: `${name} does not resolve to an address.` };
   } catch (e) {
@@ -47,7 +47,7 @@ async function reverseEnsNames(addresses: string[]): Promise<Record<string, stri
   const url = config().ensRpcUrl;
   const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))].slice(0, 100);
   if (!url || unique.length === 0 || Date.now() < reverseDownUntil) return {};
-  const client = createPublicClient({ chain: mainnet, transport: http(url, { timeout: 5000, retryCount: 0, fetchFn: ensFetch(url) }), batch: { multicall: true } });
+  const client = createPublicClient({ chain: mainnet, transport: rpcTransport(url, ensBreaker(url)), batch: { multicall: true } });
   const names: Record<string, string> = {};
   const lookups = unique.map((a) =>
     cached(`ens:reverse:${a}`, { ttl: 3600 }, () => client.getEnsName({ address: a as `0x${string}` }))
@@ -60,12 +60,6 @@ async function reverseEnsNames(addresses: string[]): Promise<Record<string, stri
   );
   await Promise.race([Promise.all(lookups), new Promise((r) => setTimeout(r, REVERSE_WAIT_MS))]);
   return { ...names };
-}
-
-/** Every call to the ENS node goes through its breaker: a node known to be down is not waited for. */
-function ensFetch(url: string) {
-  const breaker = ensBreaker(url);
-  return (input: string | URL | Request, init?: RequestInit) => breaker.run(() => fetch(input, init), { result: responseOutcome, error: errorOutcome });
 }
 
 /** viem wraps what fetch threw: find the breaker's answer in the cause chain. */

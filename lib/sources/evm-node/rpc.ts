@@ -1,11 +1,11 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createPublicClient, http, type PublicClient } from 'viem';
+import { createPublicClient, type PublicClient } from 'viem';
 import { chainById, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { LanternError, badParameter } from '@/lib/errors';
-import { BreakerOpenError, asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
-import { evmNodeBreaker } from '@/lib/sources/breakers';
+import { BreakerOpenError, asBreakerOpen, type CircuitBreaker } from '@/lib/sources/breaker';
+import { evmNodeBreaker, rpcTransport } from '@/lib/sources/breakers';
 
 /**
  * The one way this source talks to the EVM node: viem's public client over HTTP with a timeout, a
@@ -55,13 +55,8 @@ function state(): State {
   const c = config();
   if (!g.__lanternEvmRpc || g.__lanternEvmRpc.url !== c.evmRpcUrl) {
     const breaker = evmNodeBreaker(c.evmRpcUrl);
-    // viem's own retries are off: it retries timeouts too, which would hold a request for three timeouts.
-    const fetchFn = (input: string | URL | Request, init?: RequestInit) =>
-      breaker.run(() => fetch(input, init), { result: responseOutcome, error: errorOutcome });
-    const client = createPublicClient({
-      transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 0, fetchFn, batch: { batchSize: 100, wait: 0 } }),
-    });
-    const single = createPublicClient({ transport: http(c.evmRpcUrl, { timeout: c.upstreamTimeoutMs, retryCount: 0, fetchFn }) });
+    const client = createPublicClient({ transport: rpcTransport(c.evmRpcUrl, breaker, { batch: { batchSize: 100, wait: 0 } }) });
+    const single = createPublicClient({ transport: rpcTransport(c.evmRpcUrl, breaker) });
     g.__lanternEvmRpc = { url: c.evmRpcUrl, client, single, breaker };
   }
   return g.__lanternEvmRpc;

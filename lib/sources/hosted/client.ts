@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { config } from '@/lib/config';
 import { LanternError, type ErrorCode } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
-import { asBreakerOpen, errorOutcome, responseOutcome } from '@/lib/sources/breaker';
+import { asBreakerOpen, exchange } from '@/lib/sources/breaker';
 import { hostedBreaker, type HostedService } from '@/lib/sources/breakers';
 
 /**
@@ -62,7 +62,7 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
   const headers: Record<string, string> = { 'X-API-Key': key, Accept: 'application/json' };
   if (method === 'POST') headers['Content-Type'] = 'application/json';
   const retries = method === 'GET' ? (req.retries ?? 2) : 0;
-  // One breaker per host: once it is known to be down, requests answer 503 at once instead of waiting.
+  // One breaker per service: once it is known to be down, requests answer 503 at once instead of waiting.
   const breaker = hostedBreaker(req.service, url);
   const source = breaker.source;
 
@@ -70,20 +70,17 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
   for (;;) {
     let res: Response;
     try {
-      res = await breaker.run(
-        () =>
-          fetch(url, {
-            method,
-            headers,
-            body: req.body === undefined ? undefined : JSON.stringify(req.body),
-            signal: AbortSignal.timeout(c.upstreamTimeoutMs),
-            cache: 'no-store',
-          }),
-        { result: responseOutcome, error: errorOutcome },
-      );
+      // The whole exchange, body included, within the timeout and counted by the breaker.
+      res = await exchange(breaker, url, {
+        method,
+        headers,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        signal: AbortSignal.timeout(c.upstreamTimeoutMs),
+        cache: 'no-store',
+      });
     } catch (e) {
       const open = asBreakerOpen(e);
-    if (open) throw open;
+      if (open) throw open;
       if (isTimeout(e)) {
         // Not retried: a hung upstream rarely recovers within the user's patience, and retrying triples the wait.
         throw new LanternError(504, 'upstream_timeout', `The data provider did not answer within ${c.upstreamTimeoutMs / 1000} s.`, { source });

@@ -3,7 +3,7 @@ import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { blockSchema, ledgerErrorBodySchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { describeZodError } from '@/lib/interface/zod-errors';
-import { asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } from '@/lib/sources/breaker';
+import { asBreakerOpen, exchange, type CircuitBreaker } from '@/lib/sources/breaker';
 import { ledgerNodeBreaker } from '@/lib/sources/breakers';
 import { beyondHead, pruned } from '@/lib/sources/ledger-errors';
 import type { LedgerBlockSource } from '@/lib/sources/types';
@@ -56,11 +56,11 @@ async function fetchFromNode(network: LedgerNetworkName, version: string, withTr
     try {
       json = await res.json();
     } catch {
-      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent a response that is not valid JSON.`);
+      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent a response that is not valid JSON.`, { source });
     }
     const parsed = blockSchema.safeParse(json);
     if (!parsed.success) {
-      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent an unexpected block: ${describeZodError(parsed.error)}`);
+      throw new LanternError(502, 'upstream_bad_response', `The ${network} ledger node sent an unexpected block: ${describeZodError(parsed.error)}`, { source });
     }
     return parsed.data;
   }
@@ -88,14 +88,11 @@ async function fetchFromNode(network: LedgerNetworkName, version: string, withTr
 
 /**
  * One retry on a refused or reset connection (not on a timeout, nor once the breaker is open): nodes
- * behind load balancers drop idle sockets. Each attempt goes through the node's breaker.
+ * behind load balancers drop idle sockets. Each attempt, its body included, is one call of the node's
+ * breaker and is over within the timeout.
  */
 async function fetchOnceMore(breaker: CircuitBreaker, url: string, timeoutMs: number): Promise<Response> {
-  const attempt = () =>
-    breaker.run(() => fetch(url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' }), {
-      result: responseOutcome,
-      error: errorOutcome,
-    });
+  const attempt = () => exchange(breaker, url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
   try {
     return await attempt();
   } catch (e) {
