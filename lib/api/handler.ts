@@ -16,6 +16,8 @@ import { isLedgerPath, ledgerErrorBody } from './ledger-errors';
  */
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** The status logged for a request whose client hung up before the answer (nginx's 499; never sent). */
+const CLIENT_CLOSED = 499;
 
 type Params = Record<string, string | string[]>;
 type Handler<P extends Params> = (req: Request, params: P) => Promise<Response | unknown>;
@@ -37,9 +39,12 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     }
     const { pathname } = new URL(req.url);
     const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) };
-    // An upstream down, slow or behind an open breaker is expected: one warn line naming the source, no stack.
+    // Each request is one line. An upstream down, slow or behind an open breaker is expected: warn, naming
+    // the source, no stack. A client that hung up is expected too: info.
     if (isLanternError(failure) && failure.status >= 500) {
       requestLog(req, requestId).warn({ ...line, code: failure.code, source: failure.source }, `api request failed: ${failure.message}`);
+    } else if (failure !== undefined && res.status === CLIENT_CLOSED) {
+      requestLog(req, requestId).info({ ...line, err: { name: (failure as Error)?.name, message: (failure as Error)?.message } }, 'request aborted by the client');
     } else {
       requestLog(req, requestId).info(line, 'api request');
     }
@@ -64,11 +69,9 @@ export function errorResponse(e: unknown, req?: Request, requestId?: string): Re
     if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
     return Response.json(body(e), { status: e.status, headers });
   }
-  // The caller went away: expected, one info line. Anything else is unexpected: the stack goes to the log, never the body.
-  if (req?.signal?.aborted) {
-    requestLog(req, requestId).info({ err: { name: (e as Error)?.name, message: (e as Error)?.message } }, 'request aborted by the client');
-    return new Response(null, { status: 499 });
-  }
+  // The caller went away: expected, and api() logs it as the request's one line. Anything else is
+  // unexpected: the stack goes to the log, never the body.
+  if (req?.signal?.aborted) return new Response(null, { status: CLIENT_CLOSED });
   (req ? requestLog(req, requestId) : log()).error({ err: e }, 'unhandled error in route handler');
   return Response.json(body(new LanternError(500, 'internal_error', 'Lantern failed unexpectedly; the error has been logged.')), {
     status: 500,

@@ -1,5 +1,6 @@
 import 'server-only';
-import { notFound, permanentRedirect } from 'next/navigation';
+import { headers } from 'next/headers';
+import { notFound, permanentRedirect, unstable_rethrow } from 'next/navigation';
 import { getAddress } from 'viem';
 import { chainsFor, resolveChain, type Chain, type ChainOperation } from '@/lib/chains';
 import { config } from '@/lib/config';
@@ -52,7 +53,7 @@ export function chainForView(value: string | null, operation: ChainOperation): {
   try {
     return { chain: resolveChain(value ?? undefined, operation, { devnet: isDevnetMode() }) };
   } catch (e) {
-    return { error: toErrorInfo(e) };
+    return { error: errorInfo(e, log()) };
   }
 }
 
@@ -61,10 +62,32 @@ export function chainOptions(operation: ChainOperation): { name: string; label: 
   return chainsFor(operation, { devnet: isDevnetMode() }).map((c) => ({ name: c.name, label: c.label }));
 }
 
-export function toErrorInfo(e: unknown): ErrorInfo {
-  if (isLanternError(e)) return { code: e.code, message: e.message, status: e.status, ...(e.parameter ? { parameter: e.parameter } : {}) };
-  log().error({ err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, 'page: unexpected error');
+/**
+ * What a page shows for a failure, logged as the API logs it: an upstream down, slow or behind an open
+ * breaker (a LanternError of 5xx) is one warn line with the request id, code and source, no stack;
+ * bad input (4xx) is the reader's to fix and not logged; anything unexpected is an error with its stack.
+ */
+export async function toErrorInfo(e: unknown): Promise<ErrorInfo> {
+  return errorInfo(e, await pageLog());
+}
+
+function errorInfo(e: unknown, logger: ReturnType<typeof log>): ErrorInfo {
+  if (isLanternError(e)) {
+    if (e.status >= 500) logger.warn({ status: e.status, code: e.code, source: e.source }, `page: ${e.message}`);
+    return { code: e.code, message: e.message, status: e.status, ...(e.parameter ? { parameter: e.parameter } : {}) };
+  }
+  logger.error({ err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, 'page: unexpected error');
   return { code: 'internal_error', message: 'Lantern failed unexpectedly; the error has been logged.', status: 500 };
+}
+
+/** The log with this page request's id (proxy.ts sets it); outside a request (a download's later rows), without. */
+async function pageLog() {
+  try {
+    return log().child({ requestId: (await headers()).get('x-request-id') ?? undefined });
+  } catch (e) {
+    unstable_rethrow(e);
+    return log();
+  }
 }
 
 /** The chain a view uses when its URL names none (the devnet on a devnet server, else Ethereum). */

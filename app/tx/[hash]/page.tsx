@@ -69,7 +69,7 @@ async function load(param: string, chain: Chain) {
     const info: ChainInfo = { name: chain.name, label: chain.label, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals };
     return { tx, chain: info, labels, tokens };
   } catch (e) {
-    return { error: toErrorInfo(e) };
+    return { error: await toErrorInfo(e) };
   }
 }
 

@@ -85,7 +85,7 @@ async function FirstPage({
     if (!parsed.success) throw zodToBadParameter(parsed.error);
     initial = { ok: true, page: serializeHistoryPage(await getWalletHistory(address, parsed.data)) };
   } catch (e) {
-    initial = { ok: false, error: toErrorInfo(e) };
+    initial = { ok: false, error: await toErrorInfo(e) };
   }
   // ENS names exist for mainnet addresses; a devnet's accounts have none.
   const ens =

@@ -101,7 +101,7 @@ export function historyCsvStream(address: string, query: HistoryQuery, opts: { i
         cursor = page.cursor ?? undefined;
         if (!cursor) done = true;
       } catch (e) {
-        out += csvLine([`Export incomplete after ${rows} rows: ${toErrorInfo(e).message}`]);
+        out += csvLine([`Export incomplete after ${rows} rows: ${(await toErrorInfo(e)).message}`]);
         done = true;
       }
       if (out) controller.enqueue(encoder.encode(out));

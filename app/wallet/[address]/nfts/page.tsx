@@ -85,7 +85,7 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
     if (!parsed.success) throw zodToBadParameter(parsed.error);
     page = await getWalletNfts(address, parsed.data);
   } catch (e) {
-    return <ErrorState error={toErrorInfo(e)} resetHref={base} />;
+    return <ErrorState error={await toErrorInfo(e)} resetHref={base} />;
   }
 
   // Defence in depth: some sources ignore exclude_spam or token_addresses; the view still holds.

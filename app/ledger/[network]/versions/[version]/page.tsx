@@ -13,7 +13,7 @@ import { isLanternError } from '@/lib/errors';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
-import { renderTime } from '@/lib/server/page';
+import { renderTime, toErrorInfo } from '@/lib/server/page';
 import { card } from '@/components/ui/card';
 
 type Props = {
@@ -84,6 +84,7 @@ async function BlockSection({ network, version, withTransactions, query }: { net
   try {
     block = await getBlockByVersion(network, version, withTransactions);
   } catch (e) {
+    await toErrorInfo(e); // logged as every page logs a failure (lib/server/page.ts); shown in the ledger's own words
     const failure = describeFailure(e);
     return <LedgerError kind={failure.kind} message={failure.message} />;
   }
