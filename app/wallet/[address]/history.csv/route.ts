@@ -1,5 +1,5 @@
-import { api, parseParam, parseQuery } from '@/lib/api/handler';
-import { addressSchema } from '@/lib/interface/common';
+import { api, parseParam, parseQuery, queryObject } from '@/lib/api/handler';
+import { addressSchema, queryBoolean } from '@/lib/interface/common';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { historyCsvStream } from './history-csv';
 import { toDateBound } from '@/lib/view/search-params';
@@ -20,7 +20,8 @@ export const GET = api<{ address: string }>(
     url.searchParams.delete('internal');
     const toDate = url.searchParams.get('to_date');
     if (toDate) url.searchParams.set('to_date', toDateBound(toDate));
-    const includeSpam = url.searchParams.get('spam') === 'true';
+    // The page's `spam` is a boolean like the API's (any case of true/false; anything else is a 400 naming it).
+    const includeSpam = parseParam('spam', queryObject(url).spam, queryBoolean) ?? false;
     url.searchParams.delete('spam');
     for (const k of ['cursor', 'time', 'limit']) url.searchParams.delete(k);
     const query = parseQuery(new Request(url), historyQuerySchema);
