@@ -42,9 +42,16 @@ export async function verifyChallengeAction(message: string, signature: string):
   }
 }
 
-export async function signOutAction(): Promise<void> {
-  await endSession();
-  revalidatePath('/', 'layout');
+/** Signs this browser out; when the end could not be recorded (database down) it is still signed out, and told so. */
+export async function signOutAction(): Promise<ActionResult> {
+  try {
+    await endSession();
+    return { ok: true };
+  } catch (e) {
+    return actionError(e, 'Signing out');
+  } finally {
+    revalidatePath('/', 'layout');
+  }
 }
 
 /** Ends every session of the signed-in person, on every device and instance. */

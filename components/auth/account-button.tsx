@@ -1,8 +1,9 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { useState } from 'react';
+import { useActionState, useState } from 'react';
 import { signOutAction } from '@/app/actions/auth';
+import type { ActionResult } from '@/lib/auth/action-result';
 import type { WalletOptions } from './wagmi';
 
 // The wallet code (wagmi, viem, react-query, connectors) is one lazily loaded chunk: fetched when a
@@ -26,6 +27,9 @@ export interface AccountButtonProps {
 export function AccountButton({ session, options, walletCookie }: AccountButtonProps) {
   const [open, setOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // Signed out in this browser even when the end could not be recorded; then the page says so.
+  const [signedOut, signOut] = useActionState<ActionResult | null>(() => signOutAction(), null);
+  const shown = notice ?? (signedOut && !signedOut.ok ? signedOut.error.message : null);
 
   return (
     <div className="ml-auto flex items-center gap-3 text-sm" data-testid="account">
@@ -34,7 +38,7 @@ export function AccountButton({ session, options, walletCookie }: AccountButtonP
           <a href={`/wallet/${session.address}`} className="font-mono text-ink" title={session.address} aria-label={`Signed in as ${session.address}`}>
             {session.address.slice(0, 6)}…{session.address.slice(-4)}
           </a>
-          <form action={signOutAction}>
+          <form action={signOut}>
             <button type="submit" className="rounded-card border border-line px-3 py-1.5 font-medium text-ink hover:border-accent">
               Sign out
             </button>
@@ -42,9 +46,9 @@ export function AccountButton({ session, options, walletCookie }: AccountButtonP
         </>
       ) : (
         <>
-          {notice && (
+          {shown && (
             <span role="status" className="text-warning">
-              {notice}
+              {shown}
             </span>
           )}
           <button

@@ -53,8 +53,8 @@ function SessionWatcher({ address, onEnded }: { address: string; onEnded: (why: 
     const end = async (why: string) => {
       if (ended.current) return;
       ended.current = true;
-      await signOutAction();
-      onEndedRef.current(why);
+      const out = await signOutAction();
+      onEndedRef.current(out.ok ? why : `${why} ${out.error.message}`);
     };
     const check = (data: { status: string; address?: string }, prev?: { status: string }) => {
       if (data.status === 'connected' && data.address && data.address.toLowerCase() !== address.toLowerCase()) {

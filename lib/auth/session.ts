@@ -7,6 +7,7 @@ import { getAddress, type Address } from 'viem';
 import { clock } from '@/lib/clock';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
+import { LanternError } from '@/lib/errors';
 import type { VerifyResult } from '@/lib/interface/auth';
 import { log } from '@/lib/log';
 
@@ -106,12 +107,26 @@ export async function startSession(record: VerifyResult): Promise<Session> {
   return { address, chainId: record.chainId, profileId: record.profileId, expiresAt };
 }
 
-/** Ends this browser's session wherever its cookie was copied, and clears the cookie. */
+/**
+ * Ends this browser's session wherever its cookie was copied, and clears the cookie. The cookie is
+ * cleared first, whatever happens: when the database cannot record the end, this browser is still
+ * signed out, and the error (503) says that copies of the cookie are not.
+ */
 export async function endSession(): Promise<void> {
   const token = await cookieToken();
-  if (token) await (await db()).query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token)]);
   const jar = await cookies();
   if (jar.has(SESSION_COOKIE)) jar.set(SESSION_COOKIE, '', cookieOptions(0));
+  if (!token) return;
+  try {
+    await (await db()).query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [hashToken(token)]);
+  } catch (e) {
+    log().warn({ err: (e as Error).message }, 'sign-out not recorded: database unavailable');
+    throw new LanternError(
+      503,
+      'upstream_unavailable',
+      'You are signed out in this browser, but Lantern could not record it (its database is not answering): a copy of this session’s cookie would still work until it expires. Once Lantern is back, sign in and choose “Sign out on every device”.',
+    );
+  }
 }
 
 /** Ends every session of a profile (sign out everywhere; deleting saved data). Returns how many ended. */
