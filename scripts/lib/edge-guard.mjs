@@ -4,7 +4,8 @@
 //
 // - An HTTP/1.1 request without Host, request targets that are not a path (`GET *`, absolute-form),
 //   malformed %-encoding: 400.
-// - Methods Next does not route (TRACE, PROPFIND, ..., CONNECT): 405 with the path's own Allow.
+// - Methods a path does not serve (TRACE, PROPFIND, ..., CONNECT; PUT or DELETE on a page): 405 with the
+//   path's own Allow; OPTIONS on a page: 204 with it.
 // - `Expect` other than 100-continue: 417 naming the header.
 // - Dot segments (`/api/%2e%2e/health`) under /api: 404 (Next would resolve them to the HTML 404 page).
 // - Oversized request lines and headers (node:http's parser refuses them): 414 / 431 naming the limit.
@@ -266,10 +267,17 @@ export function refuseBadTarget(req, res) {
     sendJson(res, path, 400, 'invalid_request', 'The path contains malformed percent-encoding.');
     return true;
   }
-  if (!ROUTED_METHODS.has(req.method)) {
-    const allow = allowedMethods(path);
-    // Worded as the route handlers' own 405 (lib/api/handler.ts otherMethods).
+  const allow = allowedMethods(path);
+  // The API's route handlers answer the methods they do not serve themselves (lib/api/handler.ts
+  // otherMethods); pages, files and downloads do not, so every other method is answered here.
+  if (!ROUTED_METHODS.has(req.method) || (!api && req.method !== 'OPTIONS' && !allow.split(', ').includes(req.method))) {
+    // Worded as the route handlers' own 405.
     sendJson(res, path, 405, 'method_not_allowed', notAllowed(req.method, allow), { Allow: allow });
+    return true;
+  }
+  if (!api && req.method === 'OPTIONS') {
+    res.writeHead(204, { ...BASE_HEADERS, Allow: allow });
+    res.end();
     return true;
   }
   if (!api && req.headers['next-router-state-tree'] !== undefined) {

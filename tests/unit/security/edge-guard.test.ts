@@ -223,9 +223,21 @@ describe('what node:http would answer with a bare status line', () => {
     ['TRACE', '/', 'GET, HEAD, POST', 'TRACE is not allowed here; use GET or POST.'],
     ['PROPFIND', '/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045/history.csv', 'GET, HEAD', 'PROPFIND is not allowed here; use GET.'],
     ['MKCOL', '/_next/static/chunks/x.js', 'GET, HEAD', 'MKCOL is not allowed here; use GET.'],
+    ['PUT', '/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045', 'GET, HEAD, POST', 'PUT is not allowed here; use GET or POST.'],
+    ['DELETE', '/', 'GET, HEAD, POST', 'DELETE is not allowed here; use GET or POST.'],
+    ['POST', '/_next/static/chunks/x.js', 'GET, HEAD', 'POST is not allowed here; use GET.'],
+    ['POST', '/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045/history.csv', 'GET, HEAD', 'POST is not allowed here; use GET.'],
   ])('%s %s: 405, Allow %s', async (method, path, allow, message) => {
     const r = await once(`${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect([r.status, r.headers.allow, r.json]).toEqual([405, allow, { code: 'method_not_allowed', message }]);
+  });
+});
+
+describe('OPTIONS', () => {
+  it('on a page: 204 with its Allow; on the API: passed to its route handlers (their CORS preflight)', async () => {
+    const page = await once('OPTIONS /wallet/x HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect([page.status, page.headers.allow]).toEqual([204, 'GET, HEAD, POST']);
+    expect((await once('OPTIONS /api/health HTTP/1.1\r\nHost: x\r\n\r\n')).json).toEqual({ reached: '/api/health' });
   });
 });
 
