@@ -4,6 +4,7 @@ import { getAddress } from 'viem';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
+import { safeDecode } from '@/lib/server/page';
 
 /**
  * What a shared link says about a page: built only from the URL and public chain data, never from a
@@ -41,7 +42,7 @@ export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
 
 /** A block's preview names its height and version range when the block can be read; else the version asked for. */
 export async function blockPreview(rawNetwork: string, rawVersion: string): Promise<Preview> {
-  const versionText = decodeURIComponent(rawVersion).slice(0, 40);
+  const versionText = safeDecode(rawVersion).slice(0, 40);
   const network = ledgerNetworkSchema.safeParse(rawNetwork);
   const version = ledgerVersionSchema.safeParse(versionText);
   const where = network.success ? NETWORK_LABEL[network.data] : rawNetwork.slice(0, 20);

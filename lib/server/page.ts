@@ -31,7 +31,11 @@ export function walletFromParam(param: string, opts: { suffix?: string; searchPa
   return checksummed;
 }
 
-function safeDecode(s: string): string {
+/**
+ * A path parameter with any %-escapes Next left in it decoded; as it came when they do not decode
+ * (`%ZZ`: malformed), so a page shows what was asked instead of failing.
+ */
+export function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

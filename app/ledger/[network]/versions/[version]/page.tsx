@@ -13,7 +13,7 @@ import { isLanternError } from '@/lib/errors';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
-import { renderTime, toErrorInfo } from '@/lib/server/page';
+import { renderTime, safeDecode, toErrorInfo } from '@/lib/server/page';
 import { card } from '@/components/ui/card';
 
 type Props = {
@@ -38,7 +38,7 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
   const sp = await searchParams;
   const withTransactions = pageWithTransactions(sp.with_transactions);
   const query = withTransactions ? '' : '?with_transactions=false';
-  const versionText = decodeURIComponent(rawVersion);
+  const versionText = safeDecode(rawVersion);
 
   const network = ledgerNetworkSchema.safeParse(rawNetwork);
   const version = ledgerVersionSchema.safeParse(versionText);
