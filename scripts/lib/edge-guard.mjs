@@ -7,7 +7,8 @@
 // - Methods a path does not serve (TRACE, PROPFIND, ..., CONNECT; PUT or DELETE on a page): 405 with the
 //   path's own Allow; OPTIONS on a page: 204 with it.
 // - `Expect` other than 100-continue: 417 naming the header.
-// - Dot segments (`/api/%2e%2e/health`) under /api: 404 (Next would resolve them to the HTML 404 page).
+// - Dot segments (`/api/%2e%2e/health`) under /api: 404 (Next would resolve them to the HTML 404 page);
+//   /_next/image (Next's image optimizer, unused): 404.
 // - Oversized request lines and headers (node:http's parser refuses them): 414 / 431 naming the limit.
 // - Server actions (any POST to a page): refused unless Origin is one of PUBLIC_URL's origins (403),
 //   larger than MAX_ACTION_BYTES (413), or not a request React's reply decoder reads safely (400/415):
@@ -287,6 +288,11 @@ export function refuseBadTarget(req, res) {
       sendJson(res, path, 400, 'invalid_request', 'The Next-Router-State-Tree header is not a router state Lantern’s pages send.');
       return true;
     }
+  }
+  if (path === '/_next/image') {
+    // Next's image optimizer, which Lantern does not use (NFT media are plain <img>): not offered at all.
+    sendJson(res, path, 404, 'not_found', 'Lantern resizes no images: /_next/image is not served.');
+    return true;
   }
   if (api && hasDotSegment(path)) {
     sendJson(res, path, 404, 'not_found', `No API operation at ${path}: dot segments ("." and "..", encoded or not) are not resolved.`);
