@@ -44,7 +44,8 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     if (isLanternError(failure) && failure.status >= 500) {
       requestLog(req, requestId).warn({ ...line, code: failure.code, source: failure.source }, `api request failed: ${failure.message}`);
     } else if (failure !== undefined && res.status === CLIENT_CLOSED) {
-      requestLog(req, requestId).info({ ...line, err: { name: (failure as Error)?.name, message: (failure as Error)?.message } }, 'request aborted by the client');
+      // `reason`, not `err`: pino's err serializer would add a (stack) field.
+      requestLog(req, requestId).info({ ...line, reason: String((failure as Error)?.message ?? failure).slice(0, 200) }, 'request aborted by the client');
     } else {
       requestLog(req, requestId).info(line, 'api request');
     }
