@@ -48,6 +48,7 @@ try {
     ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url }],
     ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
     ['../bench/cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
+    ['../bench/breaker.mjs', 'benchBreaker', { evmPort }],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);

@@ -31,12 +31,13 @@ beforeAll(async () => {
     AUTH_API_URL: stub.url,
     LEDGER_API_URL_MAINNET: `${stub.url}/mainnet`,
     LEDGER_API_URL_TESTNET: `${stub.url}/testnet`,
-    UPSTREAM_TIMEOUT_MS: '1500',
+    // Longer than the page's 1.5 s wait for ENS names, so the test below tells the two apart.
+    UPSTREAM_TIMEOUT_MS: '2500',
     // The fault tests open the stub's breaker; with a probe interval of 0 each next request is its probe,
     // so every fault still reaches the stub (tests/integration/breaker.test.ts covers the breaker itself).
     UPSTREAM_PROBE_INTERVAL_MS: '0',
     // Accepts and never answers: counterparty names must degrade to addresses within the page's
-    // 1.5 s limit, not hold the page for the RPC client's own 5 s timeout.
+    // 1.5 s limit, not hold the page for the ENS node's timeout (UPSTREAM_TIMEOUT_MS).
     ENS_RPC_URL: ens.url,
   });
 });
@@ -274,8 +275,8 @@ describe('the wallet page', () => {
     const html = await res.text();
     await asked;
     expect(res.status).toBe(200);
-    // The page was answered while Lantern's ENS lookup was still waiting: the RPC client (5 s timeout)
-    // had not given up yet, so the page did not wait for it.
+    // The page was answered while Lantern's ENS lookup was still waiting: the lookup (UPSTREAM_TIMEOUT_MS,
+    // 2.5 s) had not given up yet, so the page did not wait for it.
     expect(ens.open()).toBe(ens.received());
     expect(html).toContain('Transactions');
     expect(html).toContain('Sent 0.023 ETH'); // a summary of the newest stub transaction

@@ -4,9 +4,11 @@ import { freePort } from './ports';
 
 /**
  * An upstream that stalls: a real HTTP server on loopback that accepts every request and never answers
- * it, until told to answer; then it forwards requests (the held ones included) to a real upstream (a
- * devnet, the hosted stub) and passes its answers back. It records when each request arrived, so tests
- * can count how often Lantern knocked while the upstream was down.
+ * it (or, after `stallAfterHeaders`, sends a 200's headers and the first bytes of its body, then
+ * nothing), until told to answer; then it forwards requests (the held ones included; those whose
+ * headers went out are cut off) to a real upstream (a devnet, the hosted stub) and passes its answers
+ * back. It records when each request arrived, so tests can count how often Lantern knocked while the
+ * upstream was down.
  */
 export interface StallStub {
   url: string;
@@ -14,6 +16,8 @@ export interface StallStub {
   /** Arrival times (ms since epoch) of every request it received. */
   arrivals: number[];
   stall: () => void;
+  /** Stall after sending the headers of a 200 and the first bytes of a JSON body. */
+  stallAfterHeaders: () => void;
   answer: () => void;
   close: () => Promise<void>;
 }
@@ -23,7 +27,7 @@ export async function startStallStub(target: string, opts: { stalled?: boolean }
   const arrivals: number[] = [];
   const held: { req: IncomingMessage; res: ServerResponse; body: Buffer }[] = [];
   const sockets = new Set<Socket>();
-  let stalled = opts.stalled ?? true;
+  let stalled: false | 'silent' | 'after-headers' = (opts.stalled ?? true) ? 'silent' : false;
 
   async function forward(req: IncomingMessage, res: ServerResponse, body: Buffer) {
     try {
@@ -48,7 +52,11 @@ export async function startStallStub(target: string, opts: { stalled?: boolean }
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     if (stalled) {
-      held.push({ req, res, body }); // accepted, never answered
+      if (stalled === 'after-headers') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '4096' });
+        res.write('{"first_version":"');
+      }
+      held.push({ req, res, body }); // accepted, never answered (in full)
       return;
     }
     await forward(req, res, body);
@@ -64,11 +72,17 @@ export async function startStallStub(target: string, opts: { stalled?: boolean }
     host: `127.0.0.1:${port}`,
     arrivals,
     stall: () => {
-      stalled = true;
+      stalled = 'silent';
+    },
+    stallAfterHeaders: () => {
+      stalled = 'after-headers';
     },
     answer: () => {
       stalled = false;
-      for (const h of held.splice(0)) void forward(h.req, h.res, h.body);
+      for (const h of held.splice(0)) {
+        if (h.res.headersSent) h.res.destroy();
+        else void forward(h.req, h.res, h.body);
+      }
     },
     close: async () => {
       for (const s of sockets) s.destroy();
