@@ -5,15 +5,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HDAccount } from 'viem/accounts';
 import { startLantern, type LanternInstance } from '../support/lantern';
-import { freshDatabase } from '../support/services';
+import { PG_ADMIN_URL, freshDatabase } from '../support/services';
 import { startSignInChain, type SignInChain } from '../support/sign-in-chain';
 
 /**
  * Hostile server-action requests against a real `npm start` (scripts/lib/edge-guard.mjs in front of
  * Next), on its own PostgreSQL database so the tables can be read while it runs. Every refusal is an
  * exact status and JSON message, sent with a valid session cookie (so the action would have written
- * had it run), and the saved_wallets and auth_challenges tables stay exactly as they were. The same
- * actions sent as the browser sends them still work.
+ * had it run), and the saved_wallets, auth_challenges and sessions tables stay exactly as they were. The
+ * same actions sent as the browser sends them still work. Signing out while the database is down still
+ * clears the cookie, and says the end was not recorded.
  */
 
 let chain: SignInChain;
@@ -40,10 +41,11 @@ interface Sent {
   text: string;
   json: { message?: string; code?: string } | undefined;
   setCookie: string[];
+  notFoundHeader: string | null;
 }
 
-async function send(name: string, body: BodyInit, opts: { type?: string; origin?: string | null; cookie?: string; stream?: boolean } = {}): Promise<Sent> {
-  const headers: Record<string, string> = { 'next-action': actionId(name), accept: 'text/x-component' };
+async function send(name: string, body: BodyInit, opts: { type?: string; origin?: string | null; cookie?: string; stream?: boolean; id?: string } = {}): Promise<Sent> {
+  const headers: Record<string, string> = { 'next-action': opts.id ?? actionId(name), accept: 'text/x-component' };
   if (opts.type !== undefined) headers['content-type'] = opts.type;
   if (opts.origin !== null) headers.origin = opts.origin ?? lantern.url;
   if (opts.cookie) headers.cookie = opts.cookie;
@@ -55,7 +57,7 @@ async function send(name: string, body: BodyInit, opts: { type?: string; origin?
   } catch {
     json = undefined;
   }
-  return { status: res.status, type: res.headers.get('content-type'), text, json, setCookie: res.headers.getSetCookie() };
+  return { status: res.status, type: res.headers.get('content-type'), text, json, setCookie: res.headers.getSetCookie(), notFoundHeader: res.headers.get('x-nextjs-action-not-found') };
 }
 
 /** The action's value in a flight reply: the row holding `{"ok":...}`. */
@@ -69,7 +71,9 @@ const TEXT = 'text/plain;charset=UTF-8';
 async function tables() {
   const w = await client.query('SELECT count(*)::int AS n FROM saved_wallets');
   const c = await client.query('SELECT count(*)::int AS n FROM auth_challenges');
-  return { saved_wallets: w.rows[0].n as number, auth_challenges: c.rows[0].n as number };
+  // Sessions: rows, and ended ones (a sign-out that ran would have set revoked_at).
+  const s = await client.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM sessions');
+  return { saved_wallets: w.rows[0].n as number, auth_challenges: c.rows[0].n as number, sessions: s.rows[0].n as number, revoked_sessions: s.rows[0].revoked as number };
 }
 
 /** A saveWalletAction request exactly as React's form sends it, with a chosen Origin. */
@@ -80,6 +84,16 @@ async function saveForm(address: string, label: string) {
   return (await encodeReply([null, data])) as FormData;
 }
 
+/** A real sign-in through the actions, as the page does it: the session cookie. */
+async function signIn(who: HDAccount): Promise<string> {
+  const req = await send('requestChallengeAction', JSON.stringify([who.address, 31337]), { type: TEXT });
+  const message = value(req).message as string;
+  const siwe = req.setCookie.find((c) => c.startsWith('lantern_siwe='))!.split(';')[0];
+  const verified = await send('verifyChallengeAction', JSON.stringify([message, await who.signMessage({ message })]), { type: TEXT, cookie: siwe });
+  expect(value(verified)).toMatchObject({ ok: true });
+  return verified.setCookie.find((c) => c.startsWith('lantern_session='))!.split(';')[0];
+}
+
 beforeAll(async () => {
   chain = await startSignInChain();
   db = await freshDatabase();
@@ -87,13 +101,7 @@ beforeAll(async () => {
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
   account = chain.accounts[3];
-  // A real sign-in through the actions, as the page does it.
-  const req = await send('requestChallengeAction', JSON.stringify([account.address, 31337]), { type: TEXT });
-  const message = value(req).message as string;
-  const siwe = req.setCookie.find((c) => c.startsWith('lantern_siwe='))!.split(';')[0];
-  const verified = await send('verifyChallengeAction', JSON.stringify([message, await account.signMessage({ message })]), { type: TEXT, cookie: siwe });
-  expect(value(verified)).toMatchObject({ ok: true });
-  session = verified.setCookie.find((c) => c.startsWith('lantern_session='))!.split(';')[0];
+  session = await signIn(account);
 }, 180_000);
 
 afterAll(async () => {
@@ -128,6 +136,9 @@ describe('hostile server actions are refused before they run', () => {
     ['multipart with a promise in the arguments row', 'saveWalletAction', 'multipart-promise', {}, 400, 'invalid_request', 'The action’s arguments hold a reference Lantern does not take: "$@2".'],
     ['multipart with a file', 'saveWalletAction', 'multipart-file', {}, 400, 'invalid_request', 'Field "1_address" is a file; Lantern\'s actions take none.'],
     ['JSON content type', 'requestChallengeAction', 'args', { type: 'application/json' }, 415, 'unsupported_media_type', 'A server action’s arguments are sent as text/plain (JSON) or multipart/form-data.'],
+    ['cross-origin sign-out', 'signOutAction', '[]', { type: TEXT, origin: 'https://evil.example' }, 403, 'origin_not_allowed', ORIGIN_MESSAGE],
+    ['cross-origin sign-out everywhere', 'signOutEverywhereAction', '[]', { type: TEXT, origin: 'https://evil.example' }, 403, 'origin_not_allowed', ORIGIN_MESSAGE],
+    ['sign-out with a promise reference', 'signOutAction', '["$@1"]', { type: TEXT }, 400, 'invalid_request', 'The action’s arguments hold a reference Lantern does not take: "$@1".'],
   ] as const)('%s: %i %s', async (_name, action, kind, opts, status, code, message) => {
     const before = await tables();
     const target = chain.accounts[8].address;
@@ -173,10 +184,66 @@ describe('hostile server actions are refused before they run', () => {
     expect(value(saved)).toMatchObject({ ok: true, address: target, label: 'Legit' });
     const asked = await send('requestChallengeAction', JSON.stringify([account.address, 31337]), { type: TEXT });
     expect(value(asked)).toMatchObject({ ok: true });
-    expect(await tables()).toEqual({ saved_wallets: before.saved_wallets + 1, auth_challenges: before.auth_challenges + 1 });
+    expect(await tables()).toEqual({ ...before, saved_wallets: before.saved_wallets + 1, auth_challenges: before.auth_challenges + 1 });
     const row = await client.query('SELECT label FROM saved_wallets WHERE address = $1', [target]);
     expect(row.rows).toEqual([{ label: 'Legit' }]);
     // The instance logged no failure for any of the refusals above.
     expect(lantern.output()).not.toMatch(/Maximum call stack|Connection closed|Invalid Server Actions request|Body exceeded|unhandled error/i);
+  });
+});
+
+describe('an action id this build does not have', () => {
+  it('is a JSON 404 carrying the header Next’s client reads (it asks to reload); nothing runs, nothing is logged', async () => {
+    const before = await tables();
+    const unknown = 'cc'.repeat(21);
+    const r = await send('signOutAction', '[]', { type: TEXT, cookie: session, id: unknown });
+    expect([r.status, r.type, r.notFoundHeader, r.json]).toEqual([
+      404,
+      'application/json',
+      '1',
+      { code: 'not_found', message: `This version of Lantern has no server action "${unknown}": the page was probably loaded before Lantern was updated; reload it.` },
+    ]);
+    const malformed = await send('signOutAction', '[]', { type: TEXT, cookie: session, id: 'not-an-id' });
+    expect([malformed.status, malformed.json]).toEqual([400, { code: 'invalid_request', message: '"not-an-id" is not a server action id.' }]);
+    expect(r.setCookie).toEqual([]);
+    expect(await tables()).toEqual(before);
+    expect(lantern.output()).not.toMatch(/Server Action|Failed to find|\n\s+at .+:\d+:\d+/);
+  });
+});
+
+describe('signing out while the database is down', () => {
+  it('clears the cookie anyway, and says the end was not recorded (so the cookie’s copies still work)', async () => {
+    const other = chain.accounts[5];
+    const cookie = await signIn(other);
+    // The database refuses connections, and Lantern's are cut (this test's own is spared).
+    const name = new URL(db.url).pathname.slice(1);
+    const mine = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    let out: Sent;
+    try {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> $2', [name, mine]);
+      out = await send('signOutAction', '[]', { type: TEXT, cookie });
+    } finally {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    expect(out.status).toBe(200);
+    expect(value(out)).toEqual({
+      ok: false,
+      error: {
+        code: 'upstream_unavailable',
+        message:
+          'You are signed out in this browser, but Lantern could not record it (its database is not answering): a copy of this session’s cookie would still work until it expires. Once Lantern is back, sign in and choose “Sign out on every device”.',
+      },
+    });
+    expect(out.setCookie.filter((c) => /^lantern_session=;/.test(c) && /Max-Age=0/i.test(c)).length).toBe(1);
+    // Honest: the copy still works once the database is back, until it is ended everywhere.
+    const revoked = await client.query('SELECT count(revoked_at)::int AS n FROM sessions WHERE address = $1', [other.address]);
+    expect(revoked.rows[0].n).toBe(0);
+    expect(value(await send('signOutEverywhereAction', '[]', { type: TEXT, cookie }))).toBeUndefined();
+    const after = await client.query('SELECT count(*)::int AS n, count(revoked_at)::int AS revoked FROM sessions WHERE address = $1', [other.address]);
+    expect(after.rows[0]).toEqual({ n: 1, revoked: 1 });
   });
 });

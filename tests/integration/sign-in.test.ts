@@ -610,6 +610,55 @@ describe('production start', () => {
     expect(out).toContain('PUBLIC_URL=https://lantern.example.com');
     expect(out).not.toContain('listening');
   });
+
+  it('refuses an invalid PUBLIC_URL with the configuration message, not a stack', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', '0', '-H', '127.0.0.1'], {
+      env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: 'ftp://lantern.example.com', DATA_API_KEY: '', LANTERN_WARM_UP: 'off', DATA_DIR: path.join(tmpdir(), 'lantern-bad-public-url') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toBe('Lantern\'s configuration is invalid:\n  PUBLIC_URL: "ftp://lantern.example.com" must be an http(s) origin\n');
+  });
+
+  it('takes PUBLIC_URL from .env.production as Next does: server actions from it are let through, others refused', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, symlinkSync, copyFileSync, writeFileSync, rmSync } = await import('node:fs');
+    const { freePort } = await import('../support/ports');
+    const { stopChild } = await import('../support/lantern');
+    // An install of this build in a directory of its own, whose .env.production names the origin.
+    const dir = mkdtempSync(path.join(tmpdir(), 'lantern-dotenv-'));
+    for (const f of ['.next', 'node_modules', 'public']) symlinkSync(path.resolve(f), path.join(dir, f));
+    for (const f of ['package.json', 'next.config.mjs']) copyFileSync(path.resolve(f), path.join(dir, f));
+    writeFileSync(path.join(dir, '.env.production'), 'PUBLIC_URL=http://lantern.test\n');
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), DATA_API_KEY: '', LANTERN_WARM_UP: 'off', RATE_LIMIT_PER_MINUTE: '0', EVM_RPC_URL: chain.rpcUrl, DATA_DIR: path.join(dir, 'data') };
+    delete env.PUBLIC_URL;
+    const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', String(port), '-H', '127.0.0.1'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      for (let i = 0; i < 400 && !out.includes('listening'); i++) {
+        if (child.exitCode !== null) throw new Error(out);
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      const mine = await action('requestChallengeAction', [eoa.address, 31337], { base, origin: 'http://lantern.test', host: 'lantern.test' });
+      expect(mine.status).toBe(200);
+      expect(mine.value?.ok).toBe(true);
+      expect(mine.value?.message).toMatch(/^lantern\.test wants you to sign in with your Ethereum account:\n/);
+      const elsewhere = await action('requestChallengeAction', [eoa.address, 31337], { base, origin: base });
+      expect(elsewhere.status).toBe(403);
+    } finally {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('saved wallets (server actions check the session, never the form)', () => {
