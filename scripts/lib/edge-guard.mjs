@@ -88,11 +88,14 @@ function sendJson(res, pathname, status, code, message, extra = {}) {
   res.end(body);
 }
 
-/** A whole HTTP/1.1 response written on a socket the HTTP parser has given up on; the connection closes. */
-export function rawResponse(status, code, message, extra = {}) {
+/**
+ * A whole HTTP/1.1 response written on a socket the HTTP parser has given up on; the connection closes.
+ * The answer to a HEAD has no body (a client would read one as garbage after the response).
+ */
+export function rawResponse(status, code, message, extra = {}, head = false) {
   const body = JSON.stringify({ message, code });
   const headers = { ...BASE_HEADERS, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...extra };
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${head ? '' : body}`;
 }
 
 /**
@@ -105,20 +108,21 @@ export function onClientError(err, socket) {
     return;
   }
   let response;
+  const head = headMethod(err, socket) === 'HEAD';
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // Which part overflowed: the URL when the head so far has no line end (the request line never ended).
     response = requestLineEnded(err, socket)
-      ? rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`)
-      : rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`);
+      ? rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head)
+      : rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head);
   } else if (err.code === 'HPE_INVALID_METHOD' && /^[A-Za-z][A-Za-z0-9-]* /.test(err.rawPacket?.toString('latin1') ?? '')) {
     // A method token node:http does not know (FOO): the same answer as for one it knows but Next does not route.
     const [, method, target = ''] = /^([A-Za-z][A-Za-z0-9-]*) (\S*)/.exec(err.rawPacket.toString('latin1'));
     const allow = target.startsWith('/') ? allowedMethods(target.split('?')[0]) : SERVER_METHODS;
     response = rawResponse(405, 'method_not_allowed', notAllowed(method.slice(0, 32), allow), { Allow: allow });
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    response = rawResponse(408, 'request_timeout', 'The request was not sent in time.');
+    response = rawResponse(408, 'request_timeout', 'The request was not sent in time.', {}, head);
   } else {
-    response = rawResponse(400, 'invalid_request', 'The request is not valid HTTP/1.1.');
+    response = rawResponse(400, 'invalid_request', 'The request is not valid HTTP/1.1.', {}, head);
   }
   socket.end(response);
 }
@@ -138,10 +142,12 @@ const HEAD = Symbol('lantern.head');
 
 /** node:http's `connection`: start watching the connection's first head. */
 export function watchHeads(socket) {
-  const state = { receiving: true, lineEnded: false, lastWasCr: false };
+  const state = { receiving: true, lineEnded: false, lastWasCr: false, method: undefined };
   socket[HEAD] = state;
   socket.on('data', (chunk) => {
-    if (!state.receiving || state.lineEnded) return;
+    if (!state.receiving) return;
+    state.method ??= methodOf(chunk);
+    if (state.lineEnded) return;
     state.lineEnded = hasLineEnd(chunk, chunk.length, state.lastWasCr);
     state.lastWasCr = chunk[chunk.length - 1] === 0x0d;
   });
@@ -158,7 +164,7 @@ export function headParsed(req, res) {
   let pending = 2;
   const next = () => {
     if (--pending > 0) return;
-    Object.assign(state, { receiving: true, lineEnded: false, lastWasCr: false });
+    Object.assign(state, { receiving: true, lineEnded: false, lastWasCr: false, method: undefined });
   };
   if (req.complete) pending--;
   else req.once('end', next);
@@ -169,6 +175,15 @@ function hasLineEnd(buf, end, lastWasCr) {
   if (end > 0 && lastWasCr && buf[0] === 0x0a) return true;
   const at = buf.indexOf('\r\n');
   return at !== -1 && at + 1 < end;
+}
+
+const methodOf = (buf) => /^[A-Za-z-]{1,32}(?= )/.exec(buf.toString('latin1', 0, 34))?.[0] ?? '';
+
+/** The method of the head that failed (its first segment's, or the failing segment's when it is the first). */
+function headMethod(err, socket) {
+  const state = socket[HEAD];
+  if (state?.receiving && state.method) return state.method;
+  return err.rawPacket ? methodOf(err.rawPacket) : '';
 }
 
 function requestLineEnded(err, socket) {

@@ -175,6 +175,26 @@ describe('oversized heads: 431 for headers, 414 for the URL, however the head is
     e.close();
   });
 
+  it('the answer to a HEAD has no body, in one segment or several', async () => {
+    for (const pieces of [[bigHeader.replace('GET', 'HEAD')], cut(bigHeader.replace('GET', 'HEAD'), 4096)]) {
+      const text = await new Promise<string>((resolve) => {
+        const sock = connect(port, '127.0.0.1', async () => {
+          for (const p of pieces) {
+            sock.write(p);
+            await new Promise((r) => setTimeout(r, 15));
+          }
+        });
+        let out = '';
+        sock.setEncoding('latin1');
+        sock.on('data', (d: string) => (out += d));
+        sock.on('close', () => resolve(out));
+        sock.on('error', () => undefined);
+      });
+      expect(text.startsWith('HTTP/1.1 431 Request Header Fields Too Large\r\n')).toBe(true);
+      expect(text.slice(text.indexOf('\r\n\r\n'))).toBe('\r\n\r\n');
+    }
+  });
+
   it('any cut of a head whose request line alone is over the limit is 414; of one whose line is short, 431', async () => {
     await fc.assert(
       fc.asyncProperty(fc.boolean(), fc.array(fc.integer({ min: 1, max: 30 * 1024 }), { minLength: 1, maxLength: 4 }), async (urlTooLong, cuts) => {
