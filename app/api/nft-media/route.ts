@@ -1,4 +1,4 @@
-import { errorResponse, withApiHeaders } from '@/lib/api/handler';
+import { errorResponse, otherMethods, withApiHeaders } from '@/lib/api/handler';
 import { LanternError, badParameter } from '@/lib/errors';
 import { getNftMedia } from '@/lib/operations/nft-media';
 import { verifyMediaSignature } from '@/lib/server/nft-image';
@@ -41,3 +41,5 @@ export async function GET(req: Request): Promise<Response> {
   }
   return withApiHeaders(req, res, requestId);
 }
+
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
