@@ -151,6 +151,7 @@ const getPath = fc.oneof(
   fc.tuple(param(hash), txQuery, fc.boolean()).map(([h, q, verbose]) => `/api/v2.2/transaction/${h}${verbose ? '/verbose' : ''}${q}`),
   fc.tuple(param(network), param(version), blockQuery).map(([n, v, q]) => `/api/ledger/${n}/blocks/by_version/${v}${q}`),
   fc.tuple(param(address), param(tokenId), resyncQuery).map(([a, t, q]) => `/api/v2.2/nft/${a}/${t}/metadata/resync${q}`),
+  queryOf({ u: fc.oneof(fc.constantFrom('https://example.com/a.png', 'http://127.0.0.1/x.png', 'ipfs://x'), hostile), s: hostile }).map((q) => `/api/nft-media${q}`),
   queryOf({}).map((q) => `/api/health${q}`),
   fc.tuple(fc.array(param(hostile), { minLength: 1, maxLength: 4 })).map(([segs]) => `/api/${segs.join('/')}`),
   fc.constantFrom('/api/%2e%2e/health', '/api/./health', '/api/v2.2/../health', '/api//health', '/api/v2.2/wallets', '/api/ledger', '/api/v3/x'),
@@ -245,8 +246,8 @@ const request: fc.Arbitrary<Case> = fc.oneof(
 
 /** A path served by Next's pages rather than the published API (or the guard, for /_next/image). */
 const isPage = (path: string) => !/^\/api(\/|\?|$)/.test(path) && !/^\/_next\/image(\?|$)/.test(path);
-/** The two "no such page" pages (app/not-found.tsx, app/wallet/[address]/not-found.tsx), in HTML or in its flight payload. */
-const NOT_FOUND_PAGE = /No page here|That is not a wallet address/;
+/** The "no such page" pages (app/not-found.tsx, and the wallet's and the transaction's own), in HTML or in its flight payload. */
+const NOT_FOUND_PAGE = /No page here|That is not a wallet address|Transaction not found/;
 
 // --- the run -------------------------------------------------------------------------------------
 
