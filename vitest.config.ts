@@ -19,7 +19,7 @@ export default defineConfig({
     },
   },
   test: {
-    sequence: { shuffle: { files: true, tests: false }, ...(seed === undefined ? {} : { seed }) },
+    sequence: { shuffle: { files: true, tests: true }, ...(seed === undefined ? {} : { seed }) },
     projects: [
       {
         extends: true,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from 'viem';
@@ -29,7 +29,6 @@ interface Scenario {
   final_nft_ownership: { contract: string; contractKey: string; tokenId: string; owner: string; amount: string }[];
 }
 
-test.skip(!existsSync(SCENARIO), 'needs the seeded devnet (devnet/evm/scenario.json)');
 test.describe.configure({ timeout: 120_000 });
 
 const scenario = (): Scenario => JSON.parse(readFileSync(SCENARIO, 'utf8'));
