@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { startHangingServer, type HangingServer } from '../tests/support/hanging-server';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 import { readReference } from '../tests/support/reference';
 import { RECORDED_MAINNET_BLOCKS, startRecordedLedgerNode, type RecordedLedgerNode } from '../tests/support/recorded-ledger-node';
@@ -12,6 +13,7 @@ import { RECORDED_MAINNET_BLOCKS, startRecordedLedgerNode, type RecordedLedgerNo
  */
 
 let node: RecordedLedgerNode;
+let hanging: HangingServer;
 let app: LanternInstance;
 
 type Block = {
@@ -27,13 +29,22 @@ test.describe.configure({ mode: 'serial', timeout: 60_000 });
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   node = await startRecordedLedgerNode();
+  // Testnet's node accepts and never answers: a page of it must not hold the navigation to it.
+  hanging = await startHangingServer();
   // The local ledger and EVM devnet are the e2e server's (playwright.config.ts chose their ports).
-  app = await startLantern({ LEDGER_API_URL_MAINNET: node.url, DEVNET_LEDGER_PORT: process.env.E2E_LEDGER_PORT, DEVNET_EVM_PORT: process.env.E2E_EVM_PORT });
+  app = await startLantern({
+    LEDGER_API_URL_MAINNET: node.url,
+    LEDGER_API_URL_TESTNET: hanging.url,
+    UPSTREAM_TIMEOUT_MS: '20000',
+    DEVNET_LEDGER_PORT: process.env.E2E_LEDGER_PORT,
+    DEVNET_EVM_PORT: process.env.E2E_EVM_PORT,
+  });
 });
 
 test.afterAll(async () => {
   await app?.stop();
   await node?.stop();
+  await hanging?.close();
 });
 
 for (const name of RECORDED_MAINNET_BLOCKS) {
@@ -70,4 +81,19 @@ test('switching from the local ledger to mainnet shows the recorded block', asyn
   await page.getByRole('navigation', { name: 'Ledger network' }).getByRole('link', { name: 'mainnet' }).click();
   await expect(page.getByTestId('block-height')).toHaveText(block.block_height);
   await expect(page).toHaveURL(`${app.url}/ledger/mainnet/versions/${block.first_version}`);
+});
+
+test('switching to a network whose node does not answer lands at once: the header, and the block loading below it', async ({ page }) => {
+  const block = readReference<Block>(RECORDED_MAINNET_BLOCKS[0]!);
+  await page.goto(`${app.url}/ledger/mainnet/versions/${block.first_version}`);
+  await expect(page.getByTestId('block-height')).toHaveText(block.block_height);
+  const asked = hanging.nextRequest();
+  await page.getByRole('navigation', { name: 'Ledger network' }).getByRole('link', { name: 'testnet' }).click();
+  // The page is there (its link current, the block's place loading) while the node still holds the
+  // request: neither the block nor the page's metadata (which reads the same block) held the navigation.
+  await expect(page.getByRole('link', { name: 'testnet', exact: true })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('Loading the block…')).toBeVisible();
+  await expect(page).toHaveURL(`${app.url}/ledger/testnet/versions/${block.first_version}`);
+  await asked;
+  expect(hanging.open()).toBe(hanging.received());
 });
