@@ -15,7 +15,7 @@ beforeAll(async () => {
   devnet = await startLedgerDevnet({ port: await freePort() });
   // Probe interval 0: the fault test below opens the node's breaker; each next request is then its probe,
   // so the faults keep reaching the node (tests/integration/breaker.test.ts covers the breaker itself).
-  lantern = await startLantern({ LEDGER_API_URL_LOCAL: devnet.url, UPSTREAM_TIMEOUT_MS: '1500', UPSTREAM_PROBE_INTERVAL_MS: '0' });
+  lantern = await startLantern({ LEDGER_API_URL_LOCAL: devnet.url, UPSTREAM_TIMEOUT_MS: '4000', UPSTREAM_PROBE_INTERVAL_MS: '0' });
 });
 afterAll(async () => {
   await lantern?.stop();

@@ -237,5 +237,5 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
       await own.stop();
       await anvil.stop();
     }
-  });
+  }, 120_000); // a server of its own: its start-up alone can take most of a minute on a busy machine
 });
