@@ -2,10 +2,10 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-// Test files run in a random order, so no file may lean on another having run first. Inside a file the
-// tests keep their written order, because several integration files are one scripted story over one server (a log read after the requests that wrote it, a rate limit spent
-// after the calls it counts, a chain extended after the checks of its oracle). Vitest prints each run's
-// seed ("Running tests with seed N"); TEST_SEED=N replays that order.
+// Test files, and the tests inside each file, run in a random order, so no test may lean on another
+// having run first. A suite that is one story told in steps (a chain reorganised, then restarted; a
+// chain that grows between checks) opts out with `describe(name, { shuffle: false }, ...)` and says why.
+// Vitest prints each run's seed ("Running tests with seed N"); TEST_SEED=N replays that order.
 const seed = process.env.TEST_SEED ? Number(process.env.TEST_SEED) : undefined;
 
 export default defineConfig({
@@ -19,7 +19,7 @@ export default defineConfig({
     },
   },
   test: {
-    sequence: { shuffle: { files: true, tests: false }, ...(seed === undefined ? {} : { seed }) },
+    sequence: { shuffle: { files: true, tests: true }, ...(seed === undefined ? {} : { seed }) },
     projects: [
       {
         extends: true,

@@ -111,11 +111,13 @@ test('mainnet and testnet selection is reflected in the URL', async ({ page }) =
   await expect(page.getByTestId('block-height')).toHaveText('1600');
   for (const network of ['mainnet', 'testnet']) {
     await page.getByRole('navigation', { name: 'Ledger network' }).getByRole('link', { name: network }).click();
-    await expect(page).toHaveURL(new RegExp(`/ledger/${network}/versions/${v}\\?with_transactions=false$`));
+    // The navigation has landed once the network's own page shows: its link is the current one, and its
+    // block's place holds the error panel (scripts/e2e-server.mjs points mainnet and testnet at a closed
+    // port: the node is not answering). Only then is the URL asserted.
     await expect(page.getByRole('link', { name: network, exact: true })).toHaveAttribute('aria-current', 'page');
-    await expect(page.getByRole('note')).toHaveCount(0); // the simulated-ledger notice is for local only
-    // scripts/e2e-server.mjs points mainnet and testnet at a closed port: the node is not answering.
     await expect(page.getByTestId('ledger-error-unavailable')).toContainText('The ledger node is not answering');
+    await expect(page).toHaveURL(new RegExp(`/ledger/${network}/versions/${v}\\?with_transactions=false$`));
+    await expect(page.getByRole('note')).toHaveCount(0); // the simulated-ledger notice is for local only
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
   }
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from 'viem';
@@ -14,6 +14,9 @@ const SCENARIO = path.resolve('devnet/evm/scenario.json');
 
 interface ScenarioTx {
   hash: string;
+  blockNumber: number;
+  transactionIndex: number;
+  time: string;
   from: string;
   to: string | null;
   kind: string;
@@ -29,7 +32,6 @@ interface Scenario {
   final_nft_ownership: { contract: string; contractKey: string; tokenId: string; owner: string; amount: string }[];
 }
 
-test.skip(!existsSync(SCENARIO), 'needs the seeded devnet (devnet/evm/scenario.json)');
 test.describe.configure({ timeout: 120_000 });
 
 const scenario = (): Scenario => JSON.parse(readFileSync(SCENARIO, 'utf8'));
@@ -204,6 +206,40 @@ test('toolbar: a date range includes its to-date’s own transactions (whole UTC
   await form.getByRole('button', { name: 'Apply range' }).click();
   await expect(page).toHaveURL(new RegExp(`to_date=${toDay}`));
   await expect.poll(async () => (await rowHashes(page)).map((h) => h.toLowerCase()).sort()).toEqual(want);
+});
+
+test('Download CSV carries the page’s filters (oldest first, a block range, spam shown): every row the node’s, in order', async ({ page }) => {
+  const s = scenario();
+  const alice = s.accounts.alice;
+  const mine = s.transactions
+    .filter((t) => t.parties.includes(alice.address))
+    .sort((a, b) => a.blockNumber - b.blockNumber || a.transactionIndex - b.transactionIndex);
+  // Over 100 rows: the download streams more than one page of the history.
+  const [from, to] = [mine[40]!.blockNumber, mine[160]!.blockNumber];
+  const want = mine.filter((t) => t.blockNumber >= from && t.blockNumber <= to);
+  expect(want).toHaveLength(121);
+
+  await page.goto(`/wallet/${alice.checksumAddress}`);
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  await page.getByLabel('Order').selectOption('asc');
+  await page.getByLabel('Show possible spam').check();
+  await page.getByText('Date or block range').click();
+  const form = page.getByRole('form', { name: 'Date or block range' });
+  await form.getByLabel('From block').fill(String(from));
+  await form.getByLabel('To block').fill(String(to));
+  await form.getByRole('button', { name: 'Apply range' }).click();
+  await expect(page).toHaveURL(new RegExp(`to_block=${to}`));
+  await expect.poll(async () => (await rowHashes(page))[0]?.toLowerCase()).toBe(want[0]!.hash);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+  expect(download.suggestedFilename()).toBe(`lantern-${alice.checksumAddress}-devnet.csv`);
+  const lines = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+  expect(lines[0]).toBe(
+    'time_utc,date_utc,hash,block,status,category,summary,direction,counterparty,counterparty_label,sent,received,fee,fee_currency,method,possible_spam,transaction_url',
+  );
+  // time, date, hash and block lead each row and never need quoting.
+  const rows = lines.slice(1).map((l) => l.split(',').slice(0, 4));
+  expect(rows).toEqual(want.map((t) => [t.time.replace('.000Z', 'Z'), t.time.slice(0, 10), t.hash, String(t.blockNumber)]));
 });
 
 test('an airdrop of the spam token is hidden from the history until spam is shown', async ({ page }) => {

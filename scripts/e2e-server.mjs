@@ -2,8 +2,9 @@
 // Playwright's web server. Two production servers of the last build over the devnets:
 //   A (E2E_PORT, node mode): Lantern's own sources on the devnets, with API_KEYS set, so its pages
 //     must work through page tokens alone;
-//   B (E2E_HOSTED_PORT, hosted mode): DATA_API_URL, AUTH_API_URL and LEDGER_API_URL_* point at A,
-//     with one of A's keys as DATA_API_KEY: the hosted-API client against a real implementation.
+//   B (E2E_HOSTED_PORT, hosted mode): DATA_API_URL and AUTH_API_URL point at A, with one of A's keys
+//     as DATA_API_KEY: the hosted-API client against a real implementation. Its mainnet and testnet
+//     ledgers are a closed port of its own; its local ledger is the devnet, as A's is.
 // The same browser specs run against both. Everything stops when Playwright stops this script.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,9 +15,11 @@ import { freePortsSync } from './lib/free-ports.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 
 // playwright.config.ts passes the ports it chose; run alone, this script chooses free ones and says so.
-// The fifth is left closed: A's mainnet and testnet ledger nodes, so those pages fail the same way on
-// every machine (connection refused) instead of depending on whether the public nodes are reachable.
-const [freeA, freeB, freeEvm, freeLedger, freeNft, closedPort] = freePortsSync(6);
+// The last two are left closed: A's and B's mainnet and testnet ledger nodes, so those pages fail the
+// same way on every machine (connection refused) instead of depending on whether the public nodes are
+// reachable. B has a closed port of its own rather than going through A, so what one spec's error pages
+// do to A (its breakers) never reaches another spec through B.
+const [freeA, freeB, freeEvm, freeLedger, freeNft, closedPortA, closedPortB] = freePortsSync(7);
 const portA = Number(process.env.E2E_PORT ?? freeA);
 const portB = Number(process.env.E2E_HOSTED_PORT ?? freeB);
 const evmPort = Number(process.env.E2E_EVM_PORT ?? freeEvm);
@@ -51,8 +54,8 @@ servers.push(
     API_KEYS: E2E_API_KEY,
     NFT_IPFS_GATEWAY: nftGateway,
     NFT_METADATA_ALLOW_HOSTS: `127.0.0.1:${nets.nftMetadata.port}`,
-    LEDGER_API_URL_MAINNET: `http://127.0.0.1:${closedPort}/v1`,
-    LEDGER_API_URL_TESTNET: `http://127.0.0.1:${closedPort}/v1`,
+    LEDGER_API_URL_MAINNET: `http://127.0.0.1:${closedPortA}/v1`,
+    LEDGER_API_URL_TESTNET: `http://127.0.0.1:${closedPortA}/v1`,
   }),
 );
 // A answering its health check has opened (and migrated) its database: B and the tests then meet a
@@ -63,8 +66,8 @@ servers.push(
     DATA_API_KEY: E2E_API_KEY,
     DATA_API_URL: a,
     AUTH_API_URL: `${a}/api/auth`,
-    LEDGER_API_URL_MAINNET: `${a}/api/ledger/mainnet`,
-    LEDGER_API_URL_TESTNET: `${a}/api/ledger/testnet`,
+    LEDGER_API_URL_MAINNET: `http://127.0.0.1:${closedPortB}/api/ledger/mainnet`,
+    LEDGER_API_URL_TESTNET: `http://127.0.0.1:${closedPortB}/api/ledger/testnet`,
     DEFAULT_CHAIN: 'devnet',
     NFT_IPFS_GATEWAY: nftGateway,
     // B also offers WalletConnect (a public client id; no relay is reachable from a test machine).

@@ -38,6 +38,7 @@ const targets = TARGETS.filter((t) => !filter || t.file.includes(filter));
 let killed = 0;
 let total = 0;
 const survivors = [];
+const perFile = [];
 let restore;
 // Put the original back however this ends.
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -81,6 +82,7 @@ for (const t of targets) {
   });
   console.log(`\n${t.file}: ${mutants.length} mutants; tests: ${tests.length ? tests.join(', ') : 'none import it'}`);
   restore = () => writeFileSync(t.file, original);
+  const before = { killed, total };
   vitest = await createVitest('test', { watch: false, project: ['unit'], reporters: [quiet], sequence: { shuffle: false } });
   await vitest.standalone();
   try {
@@ -103,10 +105,13 @@ for (const t of targets) {
     restore = undefined;
     await vitest.close();
   }
+  perFile.push(`${t.file}: ${killed - before.killed}/${total - before.total} killed`);
 }
 
 console.log('\n\nSurvivors:');
 for (const s of survivors) console.log(`  ${s}`);
+console.log('\nBy file:');
+for (const f of perFile) console.log(`  ${f}`);
 const score = total ? ((100 * killed) / total).toFixed(1) : '0';
 console.log(`\nmutation score: ${killed}/${total} killed (${score}%)`);
 

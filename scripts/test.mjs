@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check a change must pass, in the order that fails fastest. Stops at the first red
-// step, and ends with one summary line `N passed, N failed` over all test runners.
+// step, and ends with one summary line: Lantern's own tests (unit, integration, e2e) as `N passed,
+// N failed`, then the devnets' own checks apart (they test the test chains, not Lantern).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromiumPath } from './lib/chromium.mjs';
@@ -33,7 +34,9 @@ const steps = [
   ['e2e', 'npx', ['playwright', 'test'], env],
 ].filter(([name]) => only.length === 0 || only.includes(name));
 
+// Lantern's tests and the devnets' own checks are counted apart: the devnet step says nothing about Lantern.
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const devnetTotals = { passed: 0, failed: 0, skipped: 0 };
 const timings = [];
 const perStep = [];
 
@@ -46,10 +49,11 @@ for (const [name, cmd, args, stepEnv] of steps) {
   const started = Date.now();
   const { code, output } = await run(cmd, args, stepEnv);
   timings.push(`${name} ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const before = { ...totals };
-  count(output);
-  if (totals.passed + totals.failed + totals.skipped > before.passed + before.failed + before.skipped) {
-    perStep.push(`${name} ${totals.passed - before.passed} passed, ${totals.failed - before.failed} failed`);
+  const step = count(output);
+  if (step.passed + step.failed + step.skipped > 0) {
+    perStep.push(`${name} ${step.passed} passed, ${step.failed} failed`);
+    const into = name === 'devnet' ? devnetTotals : totals;
+    for (const k of Object.keys(step)) into[k] += step[k];
   }
   if (code !== 0) {
     console.error(`\n== ${name} failed (exit ${code})`);
@@ -62,26 +66,29 @@ summary();
 function summary() {
   console.log(`\n== timings: ${timings.join(', ')}`);
   if (perStep.length) console.log(`== tests by step: ${perStep.join('; ')}`);
+  // The last line, parsed by tools: Lantern's count first (`N passed, N failed`), the devnets' after it.
   const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
-  console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+  const devnetSkipped = devnetTotals.skipped ? `, ${devnetTotals.skipped} skipped` : '';
+  console.log(
+    `${totals.passed} passed, ${totals.failed} failed${skipped} (Lantern); ` +
+      `devnet checks: ${devnetTotals.passed} passed, ${devnetTotals.failed} failed${devnetSkipped}`,
+  );
 }
 
+/** One step's counts from its output (vitest's or Playwright's summary). */
 function count(output) {
+  const step = { passed: 0, failed: 0, skipped: 0 };
   const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
   // vitest: "      Tests  12 passed | 1 skipped (13)" / "Tests  1 failed | 11 passed (12)"
   const v = plain.match(/^\s*Tests\s+(.+)\(\d+\)\s*$/m);
-  if (v) addCounts(v[1]);
+  if (v) {
+    for (const m of v[1].matchAll(/(\d+) (passed|failed|skipped|todo)/g)) step[m[2] === 'todo' ? 'skipped' : m[2]] += Number(m[1]);
+  }
   // playwright: "  5 passed (10.2s)", "  1 failed", "  2 skipped"
   for (const m of plain.matchAll(/^\s+(\d+) (passed|failed|skipped|flaky)(?: \(.*\))?\s*$/gm)) {
-    const kind = m[2] === 'flaky' ? 'passed' : m[2];
-    totals[kind] += Number(m[1]);
+    step[m[2] === 'flaky' ? 'passed' : m[2]] += Number(m[1]);
   }
-}
-
-function addCounts(s) {
-  for (const m of s.matchAll(/(\d+) (passed|failed|skipped|todo)/g)) {
-    totals[m[2] === 'todo' ? 'skipped' : m[2]] += Number(m[1]);
-  }
+  return step;
 }
 
 function run(cmd, args, stepEnv) {

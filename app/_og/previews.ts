@@ -2,7 +2,7 @@ import 'server-only';
 import type { Metadata } from 'next';
 import { getAddress } from 'viem';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerNetworkName } from '@/lib/interface/ledger';
-import { getBlockByVersion } from '@/lib/operations/ledger-block';
+import { getBlockByVersion, getCachedBlockByVersion } from '@/lib/operations/ledger-block';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 import { safeDecode } from '@/lib/server/page';
 
@@ -40,8 +40,11 @@ export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
       };
 }
 
-/** A block's preview names its height and version range when the block can be read; else the version asked for. */
-export async function blockPreview(rawNetwork: string, rawVersion: string): Promise<Preview> {
+/**
+ * A block's preview names its height and version range when the block can be read; else the version
+ * asked for. `cachedOnly`: only from the block cache, never waiting on the node.
+ */
+export async function blockPreview(rawNetwork: string, rawVersion: string, opts: { cachedOnly?: boolean } = {}): Promise<Preview> {
   const versionText = safeDecode(rawVersion).slice(0, 40);
   const network = ledgerNetworkSchema.safeParse(rawNetwork);
   const version = ledgerVersionSchema.safeParse(versionText);
@@ -55,7 +58,8 @@ export async function blockPreview(rawNetwork: string, rawVersion: string): Prom
   };
   if (!network.success || !version.success) return fallback;
   try {
-    const b = await getBlockByVersion(network.data, version.data, false);
+    const b = opts.cachedOnly ? await getCachedBlockByVersion(network.data, version.data) : await getBlockByVersion(network.data, version.data, false);
+    if (!b) return fallback;
     const count = BigInt(b.lastVersion) - BigInt(b.firstVersion) + 1n;
     const range = `versions ${b.firstVersion}–${b.lastVersion}`;
     return {

@@ -56,27 +56,43 @@ function memoryGet<T>(key: string): T | undefined {
   return m.value as T;
 }
 
+/**
+ * In Redis a value is stored as `<expiry ms>|<JSON text>`: its lifetime is judged by Lantern's clock
+ * (lib/clock.ts), like the in-process copy's, so every instance agrees with its own clock and a test
+ * server whose clock runs ahead sees the value expired. Redis's own expiry (EX) only frees the memory,
+ * a little after the value's end.
+ */
 async function redisGet<T>(key: string): Promise<T | undefined> {
   const r = await redis();
   if (!r) return undefined;
   try {
-    const [v, ttlMs] = await r.multi().get(`lantern:cache:${key}`).pttl(`lantern:cache:${key}`).exec().then((x) => x!.map(([, y]) => y) as [string | null, number]);
-    if (v === null) return undefined;
-    const value = JSON.parse(v) as T;
-    remember(key, value, v.length, ttlMs > 0 ? clock.now() + ttlMs : Number.POSITIVE_INFINITY);
+    const stored = await r.get(`lantern:cache:${key}`);
+    if (stored === null) return undefined;
+    const bar = stored.indexOf('|');
+    const expires = bar > 0 ? Number(stored.slice(0, bar)) : Number.NaN;
+    if (Number.isNaN(expires) || expires <= clock.now()) return undefined; // expired, or not in this format: a miss
+    const text = stored.slice(bar + 1);
+    const value = JSON.parse(text) as T;
+    remember(key, value, text.length, expires);
     return value;
   } catch {
     return undefined; // Redis down: behave as a miss
   }
 }
 
+const REDIS_SLACK_S = 60; // Redis keeps a value this much past its end, so clocks a little apart still agree
+const FOREVER_S = 30 * 24 * 3600;
+
 async function write(key: string, value: unknown, ttl: number) {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  remember(key, value, text.length, Number.isFinite(ttl) ? clock.now() + ttl * 1000 : Number.POSITIVE_INFINITY);
+  const expires = Number.isFinite(ttl) ? clock.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
+  remember(key, value, text.length, expires);
   const r = await redis();
   if (!r) return;
   try {
-    await r.set(`lantern:cache:${key}`, typeof value === 'string' ? JSON.stringify(value) : text, 'EX', Number.isFinite(ttl) ? Math.ceil(ttl) : 30 * 24 * 3600);
+    const json = typeof value === 'string' ? JSON.stringify(value) : text;
+    const stored = `${Number.isFinite(expires) ? expires : 'Infinity'}|${json}`;
+    await r.set(`lantern:cache:${key}`, stored, 'EX', Number.isFinite(ttl) ? Math.ceil(ttl) + REDIS_SLACK_S : FOREVER_S);
   } catch {
     // Redis down: the in-process copy still serves this instance
   }

@@ -176,3 +176,16 @@ export async function cachedBlockJson(network: LedgerNetworkName, v: bigint, wit
   if (withTransactions) return (e.json.with ??= JSON.stringify(serializeBlock(e.block)));
   return (e.json.without ??= JSON.stringify(serializeBlock(e.block, false)));
 }
+
+/**
+ * The block holding version `v` if this instance (or, with Redis, any instance) has it already; never
+ * asks the node. For what must not wait on a node (a page's metadata during a navigation).
+ */
+export async function cachedBlockOnly(network: LedgerNetworkName, v: bigint): Promise<LedgerBlock | undefined> {
+  const hit = lookup(network, v, false);
+  if (hit) return hit.block.transactions ? { ...hit.block, transactions: undefined } : hit.block;
+  const shared = await sharedLookup(network, v, false);
+  if (!shared) return undefined;
+  const e = store(network, shared);
+  return e.block.transactions ? { ...e.block, transactions: undefined } : e.block;
+}

@@ -179,6 +179,9 @@ export const nftQuerySchema = z.object({
   cursor: queryCursor,
   normalizeMetadata: queryBoolean.transform((v) => v ?? false),
   media_items: queryBoolean.transform((v) => v ?? false),
+  // Last sale and floor prices (the reference OpenAPI's include_prices): the hosted API is asked for them;
+  // an EVM node knows no prices, so node mode answers each price field null.
+  include_prices: queryBoolean.transform((v) => v ?? false),
 });
 
 export type NftQuery = z.output<typeof nftQuerySchema>;

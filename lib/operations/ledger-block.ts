@@ -1,5 +1,5 @@
 import 'server-only';
-import { cachedBlock, cachedBlockJson } from '@/lib/cache/ledger-blocks';
+import { cachedBlock, cachedBlockJson, cachedBlockOnly } from '@/lib/cache/ledger-blocks';
 import { badParameter } from '@/lib/errors';
 import { ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { sources } from '@/lib/sources';
@@ -28,4 +28,9 @@ export async function getBlockByVersion(network: LedgerNetworkName, version: big
 /** The same block as the interface's JSON text, serialised once per block and reused (the API's fast path). */
 export async function getBlockByVersionJson(network: LedgerNetworkName, version: bigint | string, withTransactions: boolean): Promise<string> {
   return cachedBlockJson(network, toVersion(version), withTransactions, loader(network));
+}
+
+/** The block holding `version` only if it is cached already (undefined otherwise): the node is not asked. */
+export async function getCachedBlockByVersion(network: LedgerNetworkName, version: bigint | string): Promise<LedgerBlock | undefined> {
+  return cachedBlockOnly(network, toVersion(version));
 }

@@ -30,12 +30,22 @@ describe('an EVM node that drops connections mid-page', () => {
     proxy.dropCalls = /eth_getTransactionReceipt|eth_getTransactionByHash|debug_traceTransaction|eth_getBlockByNumber/;
     const started = Date.now();
     const res = await fetch(url);
-    expect(res.status).toBeGreaterThanOrEqual(500);
-    expect(res.status).toBeLessThan(600);
     const body = await res.json();
-    expect(body.code).toMatch(/^upstream_/);
-    expect(JSON.stringify(body)).not.toContain(proxy.url); // the node's URL may carry a key
-    expect(Date.now() - started).toBeLessThan(30_000);
+    // 503 upstream_unavailable either way: the call that met the drop says the node could not be reached,
+    // a call after the drops opened the breaker says the node is not answering (which one the page meets
+    // first depends on how its calls interleave).
+    expect([res.status, body.code]).toEqual([503, 'upstream_unavailable']);
+    expect(Object.keys(body).sort()).toEqual(['code', 'message']);
+    // Named by host only: the node's URL (its path may carry a key) never appears.
+    const host = new URL(proxy.url).host.replaceAll('.', '\\.');
+    expect(body.message).toMatch(
+      new RegExp(
+        // (any method: calls travel in batches, and a dropped connection fails every call of its batch)
+        `^(The EVM node could not be reached \\(\\w+\\)\\.` +
+          `|The EVM node \\(${host}\\) is not answering; Lantern will try it again in \\d+ s\\.)$`,
+      ),
+    );
+    console.info(`a node dropping connections answered ${res.status} in ${Date.now() - started} ms`);
 
     expect((await fetch(`${lantern.url}/api/health`)).status).toBe(200);
 

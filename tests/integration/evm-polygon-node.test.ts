@@ -67,6 +67,22 @@ describe('node mode on Polygon (chain 137), not the devnet', () => {
     }
   }, 600_000);
 
+  it('the wallet page on polygon: the node’s newest transactions, the balance in POL, the wallet’s transaction count', async () => {
+    const wallet = chain.wallets[0]!.toLowerCase();
+    const res = await fetch(`${lantern.url}/wallet/${wallet}?chain=polygon`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const want = facts.filter((t) => t.parties.has(wallet)).sort((a, b) => b.block - a.block || b.index - a.index).map((t) => t.hash);
+    const shown = [...html.matchAll(/data-tx-hash="(0x[0-9a-f]{64})"/g)].map((m) => m[1]);
+    expect(shown).toEqual(want.slice(0, 25)); // the first page, newest first
+    const balance = BigInt((await chain.rpc.call('eth_getBalance', [wallet, 'latest'])) as string).toString();
+    expect(html).toContain(`data-wei="${balance}"`);
+    expect(/data-testid="balance"[^>]*>([\d,.]+)<!-- --> <!-- -->(\w+)</.exec(html)?.[2]).toBe('POL');
+    // The count is the wallet's transactions as its history lists them: every one it is a party to,
+    // inside a call or a token transfer too (node mode's activity index).
+    expect(/data-testid="tx-count"[^>]*>([^<]*)</.exec(html)?.[1]).toBe(want.length.toLocaleString('en-US'));
+  });
+
   it('a request for the devnet chain is a 400 naming chain; so is one for a chain the node does not serve', async () => {
     const wallet = chain.wallets[0];
     for (const c of ['devnet', '0x7a69']) {

@@ -116,13 +116,13 @@ describe('wallet NFTs', () => {
     const w = wallet();
     const r = await upstream(`/api/v2.2/${w}/nft`);
     expect(r.path).toBe(`/api/v2.2/${getAddress(w)}/nft`);
-    expect(r.query).toEqual({ chain: '0x1', format: 'decimal', exclude_spam: 'false', normalizeMetadata: 'false', media_items: 'false' });
+    expect(r.query).toEqual({ chain: '0x1', format: 'decimal', exclude_spam: 'false', normalizeMetadata: 'false', media_items: 'false', include_prices: 'false' });
   });
 
   it('sends every parameter, token addresses as an indexed list', async () => {
     const a = '0x' + '1'.repeat(40);
     const b = '0x' + '2'.repeat(40);
-    const q = `chain=base&format=HEX&limit=3&exclude_spam=true&token_addresses=${a}&token_addresses=${b}&normalizeMetadata=true&media_items=true`;
+    const q = `chain=base&format=HEX&limit=3&exclude_spam=true&token_addresses=${a}&token_addresses=${b}&normalizeMetadata=true&media_items=true&include_prices=true`;
     const r = await upstream(`/api/v2.2/${wallet()}/nft?${q}`);
     expect(r.query).toEqual({
       chain: '0x2105',
@@ -133,7 +133,29 @@ describe('wallet NFTs', () => {
       'token_addresses[1]': b,
       normalizeMetadata: 'true',
       media_items: 'true',
+      include_prices: 'true',
     });
+  });
+
+  it('passes the upstream cursor on to the next page, and back unchanged', async () => {
+    const w = wallet();
+    const first = await upstream(`/api/v2.2/${w}/nft?limit=2`);
+    // The stub's cursor for its third NFT (offset 2), as it sent it.
+    expect(first.body.cursor).toBe(Buffer.from('2').toString('base64url'));
+    stub.requests.length = 0;
+    const next = await upstream(`/api/v2.2/${w}/nft?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`);
+    expect(next.query).toEqual({
+      chain: '0x1',
+      format: 'decimal',
+      limit: '2',
+      exclude_spam: 'false',
+      cursor: first.body.cursor,
+      normalizeMetadata: 'false',
+      media_items: 'false',
+      include_prices: 'false',
+    });
+    expect(next.body.result.map((n: { token_id: string }) => n.token_id)).toEqual(['1002', '1003']);
+    expect(next.body.cursor).toBe(Buffer.from('4').toString('base64url'));
   });
 });
 

@@ -19,6 +19,9 @@ let stub: HostedStub;
 let ledger: Awaited<ReturnType<typeof startLedgerDevnet>>;
 let a: LanternInstance;
 let b: LanternInstance;
+// Same database and Redis, clock 10 minutes ahead (LANTERN_TEST_CLOCK_OFFSET_MS): what a and b will see
+// once their cached answers' lifetimes are over, without waiting for it.
+let later: LanternInstance;
 
 describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
   beforeAll(async () => {
@@ -38,10 +41,11 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
     };
     // Started together on an empty database: the migrations must run exactly once between them.
     [a, b] = await Promise.all([startLantern(env), startLantern(env)]);
-  });
+    later = await startLantern({ ...env, LANTERN_TEST_CLOCK_OFFSET_MS: String(10 * 60_000) });
+  }, 180_000);
 
   afterAll(async () => {
-    await Promise.allSettled([a?.stop(), b?.stop()]);
+    await Promise.allSettled([a?.stop(), b?.stop(), later?.stop()]);
     await stub?.close();
     await ledger?.stop();
     await db?.drop();
@@ -75,6 +79,19 @@ describe.skipIf(!available)('two instances, one PostgreSQL, one Redis', () => {
     expect((await fetch(a.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
     expect((await fetch(b.url + path, { headers: { 'X-Forwarded-For': '192.0.2.1' } })).status).toBe(200);
     expect(stub.requests).toHaveLength(1);
+  });
+
+  it('judge a shared answer’s lifetime by Lantern’s clock, not Redis’s: an instance past its end asks upstream again', async () => {
+    stub.requests.length = 0;
+    const path = '/api/v2.2/wallets/0x00000000000000000000000000000000000000a2/history?chain=eth';
+    const headers = { 'X-Forwarded-For': '192.0.2.2' };
+    expect((await fetch(a.url + path, { headers })).status).toBe(200);
+    expect((await fetch(b.url + path, { headers })).status).toBe(200); // within its lifetime: from Redis
+    expect(stub.requests).toHaveLength(1);
+    // Redis still holds it (its own clock has not moved), but for `later` the 5 s of an open hosted page
+    // ended long ago: a miss, and one more upstream call.
+    expect((await fetch(later.url + path, { headers })).status).toBe(200);
+    expect(stub.requests).toHaveLength(2);
   });
 
   it('share ledger blocks: a block one instance fetched is answered by the other without asking the node', async () => {

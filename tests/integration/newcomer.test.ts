@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createChain } from '../../devnet/ledger/chain.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 
 /** What a newcomer and a shared link meet: icons, previews, the devnet home, and a server warmed before it listens. */
 let app: LanternInstance;
 const ORIGIN = 'https://lantern.example';
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const SLACKBOT = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 
 beforeAll(async () => {
   app = await startLantern({
@@ -51,13 +53,23 @@ describe('link previews', () => {
   });
 
   it('a block page names the block, its version range and the ledger, and its image answers', async () => {
-    const html = await page('/ledger/local/versions/32000');
+    // Read as a link-preview bot reads it: bots wait for the head, which then holds the block read from
+    // its node. (A browser is given the head from the block cache only: see the page's generateMetadata.)
+    const html = await page('/ledger/local/versions/32000', { 'user-agent': SLACKBOT });
     expect(html).toContain('<title>Block 4200 · versions 31813–33814 · local ledger · Lantern</title>');
     expect(meta(html, 'og:description')).toBe('Block 4200 of the local ledger: 2,002 transactions (versions 31813–33814), in Lantern.');
     const image = new URL(meta(html, 'og:image')!);
     const res = await fetch(app.url + image.pathname + image.search);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(pngSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
+  });
+
+  it('a browser’s head names the block once the block is cached', async () => {
+    const chain = createChain();
+    const [first, last] = [chain.firstVersionOf(4100), chain.lastVersionOf(4100)];
+    await page(`/ledger/local/versions/${first}`); // the page itself fetches and caches the block
+    const html = await page(`/ledger/local/versions/${last}`);
+    expect(html).toContain(`<title>Block 4100 · versions ${first}–${last} · local ledger · Lantern</title>`);
   });
 
   it('a pruned version still previews as what was asked', async () => {

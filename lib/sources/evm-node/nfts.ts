@@ -32,6 +32,9 @@ const INLINE_CATCH_UP_BLOCKS = 5_000;
 
 const jobs = new Map<string, Promise<void>>();
 
+/** The price fields of an NFT (the reference OpenAPI's NFT item), as node mode answers them: unknown. */
+const NO_PRICES = { floor_price: null, floor_price_usd: null, floor_price_currency: null, last_sale: null } as const;
+
 interface SyncRow {
   status: 'running' | 'synced' | 'failed';
   synced_to: string;
@@ -110,6 +113,8 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
       last_metadata_sync: m?.metadataSyncedAt ?? null,
       possible_spam: f?.possibleSpam ?? false,
       verified_collection: false,
+      // Asked for prices: a node has no market data, so each is present and unknown.
+      ...(query.include_prices ? NO_PRICES : {}),
     };
   });
   const last = pageRows[pageRows.length - 1];

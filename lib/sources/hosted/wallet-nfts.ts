@@ -16,6 +16,7 @@ export function hostedWalletNfts(address: string, chain: Chain, q: NftQuery): Pr
       cursor: q.cursor,
       normalizeMetadata: q.normalizeMetadata,
       media_items: q.media_items,
+      include_prices: q.include_prices,
     },
     schema: nftPageSchema,
   });

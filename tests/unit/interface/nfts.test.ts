@@ -112,7 +112,7 @@ describe('nftQuerySchema', () => {
   };
 
   it('applies defaults', () => {
-    expect(nftQuerySchema.parse({})).toEqual({ format: 'decimal', exclude_spam: false, token_addresses: [], normalizeMetadata: false, media_items: false });
+    expect(nftQuerySchema.parse({})).toEqual({ format: 'decimal', exclude_spam: false, token_addresses: [], normalizeMetadata: false, media_items: false, include_prices: false });
   });
 
   it('reads every parameter', () => {
@@ -125,6 +125,7 @@ describe('nftQuerySchema', () => {
       cursor: 'c',
       normalizeMetadata: 'true',
       media_items: 'false',
+      include_prices: 'TRUE',
     });
     expect(q).toEqual({
       chain: '0x1',
@@ -135,6 +136,7 @@ describe('nftQuerySchema', () => {
       cursor: 'c',
       normalizeMetadata: true,
       media_items: false,
+      include_prices: true,
     });
     expect(nftQuerySchema.parse({ token_addresses: [addr(1), addr(2)] }).token_addresses).toHaveLength(2);
     expect(nftQuerySchema.parse({ token_addresses: Array.from({ length: 10 }, (_, i) => addr(i)) }).token_addresses).toHaveLength(10);

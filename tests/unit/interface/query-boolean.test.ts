@@ -15,6 +15,7 @@ const BOOLEANS: [string, { safeParse: (v: unknown) => { success: boolean; data?:
   ['exclude_spam', nftQuerySchema],
   ['normalizeMetadata', nftQuerySchema],
   ['media_items', nftQuerySchema],
+  ['include_prices', nftQuerySchema],
   ['with_transactions', blockQuerySchema],
 ];
 
@@ -33,7 +34,7 @@ const spelling = fc.oneof(
 );
 const value = fc.oneof(spelling, fc.array(spelling, { minLength: 2, maxLength: 3 }));
 
-test.prop([value], { numRuns: 1000 })('all six boolean parameters agree on every spelling', (v) => {
+test.prop([value], { numRuns: 1000 })('all seven boolean parameters agree on every spelling', (v) => {
   const results = BOOLEANS.map(([name, schema]) => {
     const o = outcome(name, schema, v);
     return o.path ? { ...o, path: o.path[0] === name ? 'the key' : o.path } : o;

@@ -23,8 +23,10 @@ describe('every reference block renders', () => {
     expect(html).toMatch(/\d+ (y|mo|d) ago/);
     for (const tx of block.transactions!) expect(html).toContain(`data-version="${(tx as { version: string }).version}"`);
     expect(html).toContain(`data-testid="tx-searched"`);
-    expect(view.epoch).toBeDefined();
-    expect(view.proposer).toMatch(/^0x/);
+    // The summary's epoch and proposer are the block metadata transaction's.
+    const meta = block.transactions!.find((t) => t.type === 'block_metadata_transaction') as { epoch: string; proposer: string };
+    expect([view.epoch, view.proposer]).toEqual([meta.epoch, meta.proposer]);
+    expect(meta.proposer).toMatch(/^0x[0-9a-f]{64}$/);
   });
 });
 

@@ -43,7 +43,8 @@ describe('reference blocks', () => {
     expect(versions[0]).toBe(block.firstVersion);
     expect(versions.at(-1)).toBe(block.lastVersion);
     expect(transactionCount(block)).toBe(versions.length);
-    expect(blockMetadata(block)).toBeDefined();
+    expect(blockMetadata(block)).toBe(block.transactions!.find((t) => t.type === 'block_metadata_transaction'));
+    expect(blockMetadata(block)?.type).toBe('block_metadata_transaction');
     // A real block's metadata id is its hash (the Go SDK fixture is stitched from two blocks; see SOURCES.md).
     if (!file.includes('gosdk')) expect(blockMetadata(block)!.id).toBe(block.hash);
   });

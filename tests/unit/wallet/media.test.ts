@@ -17,7 +17,7 @@ describe('resolveMediaUrl', () => {
   it('accepts data: URIs for images only', () => {
     expect(resolveMediaUrl('data:image/png;base64,iVBOR', gw)).toBe('data:image/png;base64,iVBOR');
     expect(resolveMediaUrl('data:image/svg+xml;base64,PHN2Zz4=', gw)).toBe('data:image/svg+xml;base64,PHN2Zz4=');
-    expect(resolveMediaUrl('data:image/gif,GIF89a', gw)).not.toBeNull();
+    expect(resolveMediaUrl('data:image/gif,GIF89a', gw)).toBe('data:image/gif,GIF89a');
     expect(resolveMediaUrl('data:text/html,<script>alert(1)</script>', gw)).toBeNull();
     expect(resolveMediaUrl('data:application/json;base64,e30=', gw)).toBeNull();
     expect(resolveMediaUrl('data:image/svg+xml', gw)).toBeNull();

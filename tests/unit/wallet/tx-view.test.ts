@@ -113,7 +113,7 @@ describe('describeTransaction', () => {
     expect(v.failed).toBe(true);
     expect(v.direction).toBe('out');
     expect(v.movements).toEqual([]);
-    expect(v.fee).not.toBeNull();
+    expect(v.fee).toEqual({ text: '0.000021', full: '0.000021', exact: true }); // 21,000 gas at 1 gwei
   });
 
   it('saved labels win over the source label', () => {

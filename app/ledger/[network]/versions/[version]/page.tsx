@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { userAgent } from 'next/server';
 import { blockPreview, previewMetadata } from '@/app/_og/previews';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
@@ -21,9 +23,16 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
+/**
+ * A link-preview bot waits for the head, so it gets the block read from its node; a person's browser is
+ * given the head from the block cache only (else the version asked for): the router waits for the head
+ * before a navigation lands, and a prefetch renders it too, so a slow node would hold the click and every
+ * link to a block would ask the node for it.
+ */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { network, version } = await params;
-  return previewMetadata(await blockPreview(network, version));
+  const { isBot } = userAgent({ headers: await headers() });
+  return previewMetadata(await blockPreview(network, version, { cachedOnly: !isBot }));
 }
 
 /** On the page transactions are shown unless `?with_transactions=false` (the API's default is the opposite). */
