@@ -95,6 +95,16 @@ export default defineConfig([
       }),
     },
   },
+  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
+  {
+    files: ['app/actions/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'], message: 'Server actions never import a source: call lib/operations.' },
+        { group: ['@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import components/ (pure view logic lives in lib/view/).' },
+      ),
+    },
+  },
   {
     files: ['lib/**/*.{ts,tsx,mjs}'],
     rules: { 'no-restricted-imports': restrictImports(noUi, noSources) },

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { Hash } from '@/components/ui/hash';
 import { formatAge, formatMicros } from '@/lib/format';
-import type { BlockView } from './model';
+import type { BlockView } from '@/lib/view/ledger-block';
 import { card } from '@/components/ui/card';
 
 /** The block at a glance, laid out like the head of a statement. */

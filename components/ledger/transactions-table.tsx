@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { loadTransactionDetail } from '@/app/actions/ledger';
 import { CopyButton } from '@/components/ui/copy-button';
 import { formatFee, truncateMiddle } from '@/lib/format';
-import { typeLabel, type TxDetail, type TxRow } from './model';
+import { typeLabel, type TxDetail, type TxRow } from '@/lib/view/ledger-block';
 import { card } from '@/components/ui/card';
 
 /**

@@ -1,3 +1,4 @@
+import 'server-only';
 import { formatUnits, toFunctionSelector } from 'viem';
 import { ZERO_ADDRESS } from './logs';
 

@@ -5,7 +5,7 @@ import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BlockSummary } from '@/components/ledger/block-summary';
 import { LedgerError, type LedgerErrorKind } from '@/components/ledger/ledger-error';
-import { toBlockView } from '@/components/ledger/model';
+import { toBlockView } from '@/lib/view/ledger-block';
 import { LocalBanner, NetworkSwitch } from '@/components/ledger/network-switch';
 import { TransactionsTable } from '@/components/ledger/transactions-table';
 import { VersionSearch } from '@/components/ledger/version-search';
