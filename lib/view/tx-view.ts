@@ -1,5 +1,6 @@
 import type { HistoryPageWire } from '@/lib/interface/history';
 import { ZERO_ADDRESS, formatDecimal, formatUnits, sameAddress } from '@/lib/format';
+import { isSpamTransaction } from '@/lib/spam';
 
 /**
  * What a history row shows, derived from one transaction of the published API's answer, relative to
@@ -256,8 +257,8 @@ export function describeTransaction(tx: WireTransaction, wallet: string, chain: 
       : null;
   const fee = tx.transaction_fee ? formatDecimal(tx.transaction_fee) : feeRaw;
 
-  const walletTokenMoves = movements.filter((m) => m.kind !== 'native');
-  const spam = flag(tx.possible_spam) || (walletTokenMoves.length > 0 && walletTokenMoves.every((m) => m.spam) && !movements.some((m) => m.kind === 'native'));
+  // The source's own judgement (a hosted API has more than these flags to go on), else the one rule.
+  const spam = flag(tx.possible_spam) || isSpamTransaction(sentByWallet, transfers);
 
   return {
     hash: tx.hash,
