@@ -4,6 +4,7 @@ import dynamic from 'next/dynamic';
 import { useActionState, useState } from 'react';
 import { signOutAction } from '@/app/actions/auth';
 import type { ActionResult } from '@/lib/auth/action-result';
+import { truncateMiddle } from '@/lib/format';
 import type { WalletOptions } from './wagmi';
 
 // The wallet code (wagmi, viem, react-query, connectors) is one lazily loaded chunk: fetched when a
@@ -36,7 +37,7 @@ export function AccountButton({ session, options, walletCookie }: AccountButtonP
       {session ? (
         <>
           <a href={`/wallet/${session.address}`} className="font-mono text-ink" title={session.address} aria-label={`Signed in as ${session.address}`}>
-            {session.address.slice(0, 6)}…{session.address.slice(-4)}
+            {truncateMiddle(session.address)}
           </a>
           <form action={signOut}>
             <button type="submit" className="rounded-card border border-line px-3 py-1.5 font-medium text-ink hover:border-accent">

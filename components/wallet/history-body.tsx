@@ -9,7 +9,7 @@ import { serializeHistoryParams } from '@/lib/browser/view-params';
 import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
-import { ErrorState } from './error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
 

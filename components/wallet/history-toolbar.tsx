@@ -1,10 +1,10 @@
 'use client';
 
 import { useQueryStates } from 'nuqs';
-import { ChainSelect, fieldClass } from './toolbar-fields';
+import { card, field, quietButtonCompact } from '@/components/ui/card';
+import { ChainSelect } from './toolbar-fields';
 import { useState } from 'react';
 import { historyParsers, serializeHistoryParams } from '@/lib/browser/view-params';
-import { card } from '@/components/ui/card';
 
 
 /**
@@ -38,7 +38,7 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
         <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Order
-          <select className={fieldClass} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : null, ...reset })}>
+          <select className={field} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : null, ...reset })}>
             <option value="desc">Newest first</option>
             <option value="asc">Oldest first</option>
           </select>
@@ -76,22 +76,22 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
       >
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           From date (UTC)
-          <input type="date" className={fieldClass} value={range.from_date} onChange={(e) => setRange({ ...range, from_date: e.target.value })} />
+          <input type="date" className={field} value={range.from_date} onChange={(e) => setRange({ ...range, from_date: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           To date (UTC)
-          <input type="date" className={fieldClass} value={range.to_date} onChange={(e) => setRange({ ...range, to_date: e.target.value })} />
+          <input type="date" className={field} value={range.to_date} onChange={(e) => setRange({ ...range, to_date: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           From block
-          <input inputMode="numeric" pattern="[0-9]*" className={`${fieldClass} w-28`} value={range.from_block} onChange={(e) => setRange({ ...range, from_block: e.target.value })} />
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.from_block} onChange={(e) => setRange({ ...range, from_block: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           To block
-          <input inputMode="numeric" pattern="[0-9]*" className={`${fieldClass} w-28`} value={range.to_block} onChange={(e) => setRange({ ...range, to_block: e.target.value })} />
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.to_block} onChange={(e) => setRange({ ...range, to_block: e.target.value })} />
         </label>
         <div className="flex gap-2">
-          <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
+          <button type="submit" className={quietButtonCompact}>
             Apply range
           </button>
           {rangeActive && (

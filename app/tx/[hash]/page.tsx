@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { AddressLink } from '@/components/ui/address-link';
 import { CopyButton } from '@/components/ui/copy-button';
-import { ErrorState } from '@/components/wallet/error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import type { Chain } from '@/lib/chains';
 import { badParameter } from '@/lib/errors';
@@ -80,14 +80,9 @@ interface ChainInfo {
   decimals: number;
 }
 
+/** A party of this transaction: the kit's address link in full, with the labels known for it. */
 function Party({ address, chain, labels, testId }: { address: string | null; chain: ChainInfo; labels: Record<string, string>; testId?: string }) {
-  if (!address) return <span className="text-ink-muted">none</span>;
-  const label = labels[address.toLowerCase()];
-  return (
-    <Link href={`/wallet/${address}?chain=${encodeURIComponent(chain.name)}`} className="min-w-0 break-all font-mono" data-testid={testId} data-address={address.toLowerCase()}>
-      {label ? `${label} (${address})` : address}
-    </Link>
-  );
+  return <AddressLink address={address} label={address ? labels[address.toLowerCase()] : null} chain={chain.name} form="full" data-testid={testId} />;
 }
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {

@@ -6,7 +6,7 @@ import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balanc
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
-import { ErrorState } from '@/components/wallet/error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';

@@ -3,7 +3,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { createLoader, type inferParserType } from 'nuqs/server';
 import { Suspense } from 'react';
-import { ErrorState } from '@/components/wallet/error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { NftCard, type NftCardView } from '@/components/wallet/nft-card';
 import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
