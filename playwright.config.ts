@@ -29,10 +29,11 @@ export default defineConfig({
     // Instance A: Lantern's own sources on the devnets (API_KEYS set, so pages live on page tokens).
     { name: 'node', use: { ...devices['Desktop Chrome'], launchOptions } },
     // Instance B: hosted mode whose hosted API is instance A. The same specs must pass through it.
-    // wallet-hosted.spec.ts brings its own stub-backed server, so it runs once, under `node`.
+    // wallet-hosted.spec.ts brings its own stub-backed server, so it runs once, under `node`; the
+    // newcomer's tour of the one site shell (newcomer.spec.ts) is the same in both modes and runs under `node`.
     ...(process.env.E2E_BASE_URL
       ? []
-      : [{ name: 'hosted', testIgnore: /wallet-hosted\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
+      : [{ name: 'hosted', testIgnore: /(wallet-hosted|newcomer)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
   ],
   // The devnets and a production server of the app, started and stopped by one script.
   webServer: process.env.E2E_BASE_URL

@@ -9,6 +9,7 @@ import { serializeHistoryParams } from '@/lib/browser/view-params';
 import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
+import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
@@ -197,38 +198,41 @@ function EmptyHistory({
   newestHref: string;
 }) {
   const others = otherChains.filter((c) => c.name !== chain.name).slice(0, 8);
+  if (pageNumber > 1) {
+    return (
+      <EmptyState title="No more transactions">
+        This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
+      </EmptyState>
+    );
+  }
+  if (rangeSet) {
+    return (
+      <EmptyState title="No transactions in this range">
+        This wallet has no transactions on {chain.label} between the dates or blocks you chose.{' '}
+        <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">
+          Clear the range
+        </a>
+        .
+      </EmptyState>
+    );
+  }
   return (
-    <div className={`${card} px-4 py-6`}>
-      {pageNumber > 1 ? (
-        <>
-          <h3 className="font-semibold">No more transactions</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
-          </p>
-        </>
-      ) : rangeSet ? (
-        <>
-          <h3 className="font-semibold">No transactions in this range</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This wallet has no transactions on {chain.label} between the dates or blocks you chose. <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">Clear the range</a>.
-          </p>
-        </>
-      ) : (
-        <>
-          <h3 className="font-semibold">No transactions on {chain.label}</h3>
-          <p className="mt-1 text-sm text-ink-muted">This wallet has never sent or received anything on {chain.label}. It may be active on another chain.</p>
-          {others.length > 0 && (
-            <p className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm">
-              <span className="text-ink-muted">Try:</span>
-              {others.map((c) => (
-                <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
-                  {c.label}
-                </a>
-              ))}
-            </p>
-          )}
-        </>
-      )}
-    </div>
+    <EmptyState
+      title={`No transactions on ${chain.label}`}
+      next={
+        others.length > 0 && (
+          <>
+            <span className="text-ink-muted">Try:</span>
+            {others.map((c) => (
+              <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
+                {c.label}
+              </a>
+            ))}
+          </>
+        )
+      }
+    >
+      This wallet has never sent or received anything on {chain.label}. It may be active on another chain.
+    </EmptyState>
   );
 }

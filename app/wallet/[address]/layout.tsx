@@ -3,6 +3,7 @@ import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
 import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { ADDRESS_RE } from '@/lib/format';
+import { PageShell } from '@/components/layout/page-shell';
 
 /**
  * Frame shared by a wallet's history and NFT pages: it stays mounted when switching tabs. An invalid
@@ -14,7 +15,7 @@ export default async function WalletLayout({ children, params }: { children: Rea
   return (
     <>
       <ExplorerProviders>
-        <main className="mx-auto max-w-page px-4 py-6">
+        <PageShell>
           {valid && (
             <>
               <WalletHeading address={valid} />
@@ -24,7 +25,7 @@ export default async function WalletLayout({ children, params }: { children: Rea
             </>
           )}
           {children}
-        </main>
+        </PageShell>
       </ExplorerProviders>
     </>
   );

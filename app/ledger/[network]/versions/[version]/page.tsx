@@ -16,6 +16,7 @@ import { renderTime, safeDecode, toErrorInfo } from '@/lib/server/page';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { card } from '@/components/ui/card';
 import { pulse } from '@/components/ui/skeleton';
+import { PageShell } from '@/components/layout/page-shell';
 
 type Props = {
   params: Promise<{ network: string; version: string }>;
@@ -55,7 +56,7 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
 
   // The header answers at once; the block streams in below it (a mainnet node can take a moment).
   return (
-    <main className="mx-auto max-w-page space-y-5 px-4 py-8">
+    <PageShell className="space-y-5">
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div>
@@ -76,7 +77,7 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
           <BlockSection network={network.data} version={version.data} withTransactions={withTransactions} query={query} />
         </Suspense>
       )}
-    </main>
+    </PageShell>
   );
 }
 
