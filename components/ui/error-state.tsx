@@ -1,26 +1,28 @@
 import type { ReactNode } from 'react';
-import { errorCopy, ledgerErrorKind, type ErrorInfo, type ErrorSubject } from '@/lib/view/error-copy';
+import { errorCopy, type ErrorCopy, type ErrorInfo } from '@/lib/view/error-copy';
 import { ErrorPanel } from './error-panel';
 
 /**
  * An error a page got from an operation, in the one vocabulary of lib/view/error-copy.ts: a title and
  * what to do next named from the error's code, the server's own message, a retry when one can help,
- * and the page's other ways on (`actions`, or a link resetting the filters).
+ * and the page's other ways on (`actions`, or a link resetting the filters). The ledger page passes
+ * the ledger's wording (`copy`, from lib/view/ledger-error-copy.ts).
  */
 export function ErrorState({
   error,
-  subject = 'wallet',
+  copy = errorCopy(error),
   onRetry,
   resetHref,
   actions,
+  'data-testid': testId,
 }: {
   error: ErrorInfo;
-  subject?: ErrorSubject;
+  copy?: ErrorCopy;
   onRetry?: () => void;
   resetHref?: string;
   actions?: ReactNode;
+  'data-testid'?: string;
 }) {
-  const copy = errorCopy(error, subject);
   return (
     <ErrorPanel
       title={copy.title}
@@ -35,7 +37,7 @@ export function ErrorState({
         ) : undefined
       }
       data-error-code={error.code}
-      data-testid={subject === 'ledger' ? `ledger-error-${ledgerErrorKind(error)}` : undefined}
+      data-testid={testId}
     >
       <p>{copy.hint}</p>
     </ErrorPanel>

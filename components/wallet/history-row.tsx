@@ -2,7 +2,8 @@
 
 import { lazy, Suspense, useId, useState } from 'react';
 import { truncateMiddle } from '@/lib/format';
-import { DIRECTION_LABEL, movementLine, type ChainView, type Party, type TxView } from '@/lib/view/tx-view';
+import { DIRECTION_LABEL, movementLine } from '@/lib/view/tx-row';
+import type { ChainView, Party, TxView } from '@/lib/view/tx-view';
 import { AddressLink } from '@/components/ui/address-link';
 import { Amount } from '@/components/ui/amount';
 import { Time } from '@/components/ui/time';

@@ -296,13 +296,5 @@ function fallbackCategory(direction: TxView['direction'], movements: Transfer[],
   return 'contract interaction';
 }
 
-/** `Sent`, `Received`, ... as the row's direction reads to a person. */
-export const DIRECTION_LABEL: Record<TxView['direction'], string> = { in: 'Received', out: 'Sent', swap: 'Swapped', self: 'Self' };
-
-/** One line per asset the wallet moved: `−0.05 ETH`, `+50 LNT`, `+1 × #7`. */
-export function movementLine(m: Transfer): string {
-  const sign = m.direction === 'in' ? '+' : m.direction === 'out' ? '−' : '';
-  if (m.kind === 'erc721') return `${sign}NFT #${m.tokenId ?? '?'}`;
-  if (m.kind === 'erc1155') return `${sign}${m.amount?.text ?? '1'} × #${m.tokenId ?? '?'}`;
-  return `${sign}${m.amount?.text ?? '?'}${m.symbol ? ` ${m.symbol}` : ''}`;
-}
+// The row's wording lives beside the row (the browser loads it without the describing above); re-exported for the CSV and tests.
+export { DIRECTION_LABEL, movementLine } from './tx-row';

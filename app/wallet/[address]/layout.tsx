@@ -1,7 +1,6 @@
 import { getAddress } from 'viem';
 import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
-import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { ADDRESS_RE } from '@/lib/format';
 import { PageShell } from '@/components/layout/page-shell';
 
@@ -13,20 +12,16 @@ export default async function WalletLayout({ children, params }: { children: Rea
   const { address } = await params;
   const valid = ADDRESS_RE.test(address) ? getAddress(address.toLowerCase()) : null;
   return (
-    <>
-      <ExplorerProviders>
-        <PageShell>
-          {valid && (
-            <>
-              <WalletHeading address={valid} />
-              <div className="mt-3">
-                <SaveWalletButton address={valid} />
-              </div>
-            </>
-          )}
-          {children}
-        </PageShell>
-      </ExplorerProviders>
-    </>
+    <PageShell>
+      {valid && (
+        <>
+          <WalletHeading address={valid} />
+          <div className="mt-3">
+            <SaveWalletButton address={valid} />
+          </div>
+        </>
+      )}
+      {children}
+    </PageShell>
   );
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { errorCopy, ledgerErrorKind } from '@/lib/view/error-copy';
+import { errorCopy } from '@/lib/view/error-copy';
+import { ledgerErrorCopy, ledgerErrorKind } from '@/lib/view/ledger-error-copy';
 
-// One error vocabulary for every page: the ledger's states and the wallet's come from one function.
+// One error vocabulary for every page: the ledger's wording is built on the same shared entries as the wallet's.
 describe('error copy', () => {
   it('names each ledger failure by its status, as the ledger page shows it', () => {
     expect(ledgerErrorKind({ code: 'invalid_parameter', status: 400, parameter: 'network' })).toBe('invalid_network');
@@ -19,19 +20,19 @@ describe('error copy', () => {
       hint: 'Lantern could not reach the source of this wallet’s data. It usually comes back on its own.',
       retry: true,
     });
-    expect(errorCopy({ code: 'upstream_unavailable', status: 503 }, 'ledger')).toEqual({
+    expect(ledgerErrorCopy({ code: 'upstream_unavailable', status: 503 })).toEqual({
       title: 'The ledger node is not answering',
       hint: 'This is usually temporary. Nothing about the version is wrong.',
       retry: true,
     });
-    expect(errorCopy({ code: 'block_pruned', status: 410 }, 'ledger').title).toBe('This version has been pruned');
-    expect(errorCopy({ code: 'invalid_parameter', status: 400, parameter: 'version' }, 'ledger').hint).toContain('0 to 18446744073709551615');
+    expect(ledgerErrorCopy({ code: 'block_pruned', status: 410 }).title).toBe('This version has been pruned');
+    expect(ledgerErrorCopy({ code: 'invalid_parameter', status: 400, parameter: 'version' }).hint).toContain('0 to 18446744073709551615');
   });
 
   it('words the limits and the operator’s key alike on every page', () => {
-    for (const subject of ['wallet', 'ledger'] as const) {
-      expect(errorCopy({ code: 'upstream_rate_limited', status: 429 }, subject)).toEqual({ title: 'Rate limited', hint: 'Too many requests in a short time. Wait a few seconds, then retry.', retry: true });
-      expect(errorCopy({ code: 'upstream_key_rejected', status: 502 }, subject).title).toBe('API key rejected');
+    for (const copy of [errorCopy, ledgerErrorCopy]) {
+      expect(copy({ code: 'upstream_rate_limited', status: 429 })).toEqual({ title: 'Rate limited', hint: 'Too many requests in a short time. Wait a few seconds, then retry.', retry: true });
+      expect(copy({ code: 'upstream_key_rejected', status: 502 }).title).toBe('API key rejected');
     }
   });
 });

@@ -7,6 +7,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { NftCard, type NftCardView } from '@/components/wallet/nft-card';
 import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
+import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
 import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { SyncingBanner } from '@/components/wallet/syncing-banner';
@@ -53,7 +54,9 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
           <BalanceHeader address={address} chain={chainResult.chain.name} />
         </Suspense>
       )}
-      <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+      <ExplorerProviders>
+        <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+      </ExplorerProviders>
       <section aria-labelledby="nft-heading" className="mt-4">
         <h2 id="nft-heading" className="sr-only">
           NFTs held

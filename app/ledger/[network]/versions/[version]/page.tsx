@@ -14,6 +14,7 @@ import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import { renderTime, safeDecode, toErrorInfo } from '@/lib/server/page';
 import type { ErrorInfo } from '@/lib/view/error-copy';
+import { ledgerErrorCopy, ledgerErrorKind } from '@/lib/view/ledger-error-copy';
 import { card } from '@/components/ui/card';
 import { pulse } from '@/components/ui/skeleton';
 import { PageShell } from '@/components/layout/page-shell';
@@ -137,7 +138,8 @@ function LedgerError({ error }: { error: ErrorInfo }) {
   return (
     <ErrorState
       error={error}
-      subject="ledger"
+      copy={ledgerErrorCopy(error)}
+      data-testid={`ledger-error-${ledgerErrorKind(error)}`}
       actions={
         <>
           <span className="text-ink-muted">Look up another version in the box above, or</span>
