@@ -101,7 +101,8 @@ test('from the devnet home, every listed wallet and ledger version opens a page 
       await expect(page.locator('[data-role="nft-name"]').first()).toBeVisible({ timeout: 30_000 });
     } else if (link.href.startsWith('/wallet/')) {
       await expect(page.getByTestId('wallet-address')).toBeVisible();
-      await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+      // A never-seen wallet's first page waits for its index to be built: seconds on a loaded machine.
+      await expect(page.locator('li[data-tx-hash]').first()).toBeVisible({ timeout: 30_000 });
     } else if (link.text.startsWith('Pruned')) {
       await expect(page.getByTestId('ledger-error-pruned')).toBeVisible();
     } else {
