@@ -7,7 +7,8 @@ import nextTs from 'eslint-config-next/typescript';
  *
  * - app/ and components/ never import lib/sources: they call lib/operations (or a server action).
  * - lib/operations reach sources only through the picker, `@/lib/sources` (plus the shared breaker
- *   modules and the interfaces in lib/sources/types.ts): never a source folder directly.
+ *   modules and the interfaces in lib/sources/types.ts): never a source folder directly. No other
+ *   folder of lib/ (auth, server, api, cache, view, ...) imports lib/sources at all.
  * - A source folder (lib/sources/<name>/) never imports another source folder; what several share sits
  *   beside them as a shared module: breaker.ts, breakers.ts, ledger-errors.ts, types.ts.
  * - lib/ never imports app/ or components/.
@@ -45,21 +46,24 @@ const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
   },
 }));
 
-// The mode is read here only: everything else asks sources() or an operation.
+// The mode is read here only: everything else asks sources() or an operation. Matched by the property's
+// name, whatever holds it (`config().mode`, `const x = config(); x.mode`, `x['mode']`, `const { mode } =
+// x`), so no variable name gets past it. The one other `mode` in lib/ (the NFT resync query's
+// mode=sync|async) is read in its own module, lib/interface/nft-resync.ts, through resyncWaits().
+const modeMessage = 'Only lib/sources/index.ts reads the mode (config().mode): ask sources() (operations) or an operation (pages).';
 const modeSelectors = [
-  {
-    selector: "MemberExpression[property.name='mode'][object.type='CallExpression'][object.callee.name='config']",
-    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
-  },
-  {
-    selector: "MemberExpression[property.name='mode'][object.name=/^(c|cfg|conf|configuration|settings)$/]",
-    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
-  },
-  {
-    selector: "VariableDeclarator[init.callee.name='config'] > ObjectPattern > Property[key.name='mode']",
-    message: 'Only lib/sources/index.ts reads config().mode: ask sources() (operations) or an operation (pages).',
-  },
+  { selector: "MemberExpression[computed=false][property.name='mode']", message: modeMessage },
+  { selector: "MemberExpression[computed=true][property.value='mode']", message: modeMessage },
+  { selector: "ObjectPattern > Property[key.name='mode']", message: modeMessage },
+  { selector: "ObjectPattern > Property[key.value='mode']", message: modeMessage },
 ];
+
+// Below the pages, only lib/operations reach the sources (through the picker): lib/auth, lib/server,
+// lib/api, lib/cache, lib/view, ... ask an operation.
+const noSources = {
+  group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**', './sources', './sources/**', '../sources', '../sources/**'],
+  message: 'Only lib/operations reach the sources (through @/lib/sources): call an operation.',
+};
 
 export default defineConfig([
   ...nextVitals,
@@ -91,8 +95,23 @@ export default defineConfig([
       }),
     },
   },
+  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
+  {
+    files: ['app/actions/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'], message: 'Server actions never import a source: call lib/operations.' },
+        { group: ['@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import components/ (pure view logic lives in lib/view/).' },
+      ),
+    },
+  },
   {
     files: ['lib/**/*.{ts,tsx,mjs}'],
+    rules: { 'no-restricted-imports': restrictImports(noUi, noSources) },
+  },
+  // The picker and the modules the sources share (their folders are narrowed further below).
+  {
+    files: ['lib/sources/**/*.{ts,tsx,mjs}'],
     rules: { 'no-restricted-imports': restrictImports(noUi) },
   },
   {
@@ -109,6 +128,6 @@ export default defineConfig([
   },
   ...sourceFolderRules,
   // The one module that picks sources, and the one that reads the environment.
-  { files: ['lib/sources/index.ts', 'lib/config.ts'], rules: { 'no-restricted-syntax': 'off' } },
+  { files: ['lib/sources/index.ts', 'lib/config.ts', 'lib/interface/nft-resync.ts'], rules: { 'no-restricted-syntax': 'off' } },
   { files: ['lib/config.ts'], rules: { 'no-restricted-properties': 'off' } },
 ]);

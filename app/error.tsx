@@ -2,11 +2,12 @@
 
 import Link from 'next/link';
 import { ErrorPanel } from '@/components/ui/error-panel';
+import { PageShell } from '@/components/layout/page-shell';
 
 /** The last resort for a page that failed unexpectedly: it has been logged; retry or go home. */
 export default function PageError({ reset }: { error: Error; reset: () => void }) {
   return (
-    <main className="mx-auto max-w-page px-4 py-10">
+    <PageShell>
       <div className="max-w-prose">
         <ErrorPanel heading="h1" title="This page could not be shown" retry={reset} actions={<Link href="/">Go to the home page</Link>}>
           <p>
@@ -15,6 +16,6 @@ export default function PageError({ reset }: { error: Error; reset: () => void }
           </p>
         </ErrorPanel>
       </div>
-    </main>
+    </PageShell>
   );
 }

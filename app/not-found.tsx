@@ -1,10 +1,11 @@
 import Link from 'next/link';
 import { SearchBox } from '@/components/layout/search-box';
+import { PageShell } from '@/components/layout/page-shell';
 
 /** Any URL Lantern has no page for: say so, and offer the two ways on. */
 export default function NotFound() {
   return (
-    <main className="mx-auto max-w-page px-4 py-10">
+    <PageShell>
       <div className="max-w-prose">
         <h1 className="text-xl font-semibold">No page here</h1>
         <p className="mt-3 text-ink-muted">
@@ -19,6 +20,6 @@ export default function NotFound() {
           <Link href="/">Go to the home page</Link>
         </p>
       </div>
-    </main>
+    </PageShell>
   );
 }

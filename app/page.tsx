@@ -4,6 +4,7 @@ import { describeSources, sourcesInUse } from '@/lib/operations/sources';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
 import { card } from '@/components/ui/card';
+import { PageShell } from '@/components/layout/page-shell';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
@@ -13,7 +14,7 @@ export default function Home() {
   const sources = describeSources();
   return (
     <>
-      <main className="mx-auto max-w-page px-4 py-10">
+      <PageShell>
         <section aria-labelledby="intro" className="max-w-prose">
           <h1 id="intro" className="text-2xl font-semibold">
             Read any wallet, and any ledger block.
@@ -64,7 +65,7 @@ export default function Home() {
             </table>
           </div>
         </section>
-      </main>
+      </PageShell>
     </>
   );
 }

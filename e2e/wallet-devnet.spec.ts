@@ -112,7 +112,9 @@ test("bob's NFT grid shows the devnet collections' images and filters by contrac
   const owned = s.final_nft_ownership.filter((n) => n.owner === bob.address);
   await page.goto(`/wallet/${bob.checksumAddress}/nfts`);
   const cards = page.locator('li[data-token-id]');
-  await expect(cards).toHaveCount(Math.min(owned.length, 24));
+  // Never seen before, the wallet's NFTs are indexed in the background: the page says SYNCING and
+  // refreshes itself every 4 s until they are all there; a loaded machine needs a few rounds.
+  await expect(cards).toHaveCount(Math.min(owned.length, 24), { timeout: 30_000 });
   const lights = s.contracts.lights.address;
   const firstLight = page.locator(`li[data-contract="${lights}"] img`).first();
   await expect.poll(() => firstLight.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);

@@ -1,6 +1,7 @@
 /**
- * Formatting for wallet pages. Pure and dependency-free, so client components can use them without
- * pulling viem or zod into the browser bundle.
+ * Formatting for every page, wallet and ledger alike: the one place an amount, a time or a long hash is
+ * put into words. Pure and dependency-free, so client components can use them without pulling viem or
+ * zod into the browser bundle.
  */
 
 const DIGITS = /^\d+$/;
@@ -37,23 +38,44 @@ export function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` -> `0x7099…79C8`. Short strings pass through. */
+/**
+ * `0x70997970C51812dc3A010C7d01b50e0d17dc79C8` -> `0x7099…79C8`: the one middle truncation of every
+ * page (addresses, hashes, token ids, long arguments). Short strings pass through.
+ */
 export function truncateMiddle(value: string, head = 6, tail = 4): string {
   if (value.length <= head + tail + 1) return value;
   return `${value.slice(0, head)}…${value.slice(-tail)}`;
 }
 
-/** `2026-03-02 11:55:55 UTC` — always UTC, so two people comparing a row see the same time. */
-export function formatUtc(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/** A moment: an ISO timestamp, or milliseconds since the epoch. */
+export type Instant = string | number;
+
+/** A date `formatUtc` can word: four-digit years only (a u64 of seconds may lie far beyond them). */
+function toDate(t: Instant): Date | null {
+  const d = new Date(t);
+  const y = d.getUTCFullYear();
+  return Number.isNaN(d.getTime()) || y < 0 || y > 9999 ? null : d;
 }
 
-/** `2026-03-02` from an ISO timestamp (UTC). */
-export function utcDate(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+/**
+ * `2026-03-02 11:55:55 UTC`: always UTC, so two people comparing a row see the same time. What is not
+ * a time (or lies beyond what a date can hold) is shown as given.
+ */
+export function formatUtc(t: Instant): string {
+  const d = toDate(t);
+  return d ? `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC` : String(t);
+}
+
+/** Seconds since the epoch, as the ledger writes expirations (a decimal string), in `formatUtc`'s words. */
+export function formatUnixSeconds(seconds: string): string {
+  const ms = DIGITS.test(seconds) && seconds.length <= 15 ? Number(seconds) * 1000 : NaN;
+  return toDate(ms) ? formatUtc(ms) : seconds;
+}
+
+/** `2026-03-02` (UTC). */
+export function utcDate(t: Instant): string {
+  const d = toDate(t);
+  return d ? d.toISOString().slice(0, 10) : String(t);
 }
 
 const UNITS: [limit: number, seconds: number, unit: string][] = [
@@ -69,15 +91,15 @@ const UNITS: [limit: number, seconds: number, unit: string][] = [
  * Age of a timestamp relative to `now` (both UTC instants): `42 s ago`, `5 min ago`, `3 h ago`,
  * `12 d ago`, `4 mo ago`, `2 y ago`. Future times (clock skew) read `just now`.
  */
-export function formatAge(iso: string, now: number): string {
-  const t = new Date(iso).getTime();
-  if (Number.isNaN(t)) return iso;
+export function formatAge(at: Instant, now: number): string {
+  const t = new Date(at).getTime();
+  if (Number.isNaN(t)) return String(at);
   const s = Math.floor((now - t) / 1000);
   if (s < 5) return 'just now';
   for (const [limit, seconds, unit] of UNITS) {
     if (s < limit) return `${Math.floor(s / seconds)} ${unit} ago`;
   }
-  return iso;
+  return String(at);
 }
 
 /** Token id as the person asked: decimal as the chain stores it, or 0x-hex. Accepts either on input. */
@@ -94,6 +116,7 @@ export function formatTokenId(id: string, format: 'decimal' | 'hex'): string {
 /** `0x` and 40 hex digits, any case: the one shape test for an EVM address (checksums are not required). */
 export const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 
+/** The zero address (viem's `zeroAddress`, spelled here so the browser bundle need not load viem): mints come from it, burns go to it. */
 export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 export function sameAddress(a: string | null | undefined, b: string | null | undefined): boolean {

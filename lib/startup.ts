@@ -1,3 +1,4 @@
+import 'server-only';
 import { config, ConfigError, isBuildPhase } from './config';
 
 const DB_OPEN_LIMIT_MS = 15_000;

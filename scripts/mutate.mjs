@@ -12,8 +12,9 @@ import { createVitest } from 'vitest/node';
 const TARGETS = [
   { file: 'lib/sources/evm-node/categorise.ts', module: '@/lib/sources/evm-node/categorise' },
   { file: 'lib/sources/evm-node/cursor.ts', module: '@/lib/sources/evm-node/cursor' },
-  // The spam rule's text half (rule 1); the rest of tokens.ts talks to the node and the database.
-  { file: 'lib/sources/evm-node/tokens.ts', module: '@/lib/sources/evm-node/tokens', from: /^const URL_LIKE/, to: /^\/\*\* Rule 2/ },
+  // The spam rule's pure halves (rule 1's text, rule 2's mints); the rest of tokens.ts talks to the node and the database.
+  { file: 'lib/sources/evm-node/tokens.ts', module: '@/lib/sources/evm-node/tokens', from: /^const URL_LIKE/, to: /^\/\*\* How many of a token's first mints/ },
+  { file: 'lib/spam.ts', module: '@/lib/spam' },
 ];
 
 const OPERATORS = [

@@ -40,6 +40,19 @@ export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
       };
 }
 
+/** A transaction's preview: its hash from the URL (the page itself reads the chain). */
+export function txPreview(raw: string): Preview {
+  const hash = raw.slice(0, 66);
+  const short = truncateMiddle(hash);
+  return {
+    title: `Transaction ${short}`,
+    description: `Transaction ${hash}: its status, value, fee, transfers, internal calls and logs, in Lantern.`,
+    kicker: 'EVM transaction',
+    heading: short,
+    lines: [],
+  };
+}
+
 /**
  * A block's preview names its height and version range when the block can be read; else the version
  * asked for. `cachedOnly`: only from the block cache, never waiting on the node.
@@ -74,12 +87,15 @@ export async function blockPreview(rawNetwork: string, rawVersion: string, opts:
   }
 }
 
-/** Page metadata for a preview: the title (the root layout adds " · Lantern"), description, OpenGraph, Twitter. */
-export function previewMetadata(p: Preview): Metadata {
+/**
+ * Page metadata for a preview: the title (the root layout adds " · Lantern"), description, OpenGraph,
+ * Twitter. `image: false` for pages without a generated preview image (a small summary card then).
+ */
+export function previewMetadata(p: Preview, { image = true }: { image?: boolean } = {}): Metadata {
   return {
     title: p.title,
     description: p.description,
     openGraph: { title: `${p.title} · Lantern`, description: p.description, siteName: 'Lantern', type: 'website' },
-    twitter: { card: 'summary_large_image', title: `${p.title} · Lantern`, description: p.description },
+    twitter: { card: image ? 'summary_large_image' : 'summary', title: `${p.title} · Lantern`, description: p.description },
   };
 }

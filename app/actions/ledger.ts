@@ -5,7 +5,7 @@ import { isLanternError } from '@/lib/errors';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { ledgerNetworkSchema, ledgerVersionSchema } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
-import { toDetail, type TxDetail } from '@/components/ledger/model';
+import { toDetail, type TxDetail } from '@/lib/view/ledger-block';
 
 /**
  * One transaction's payload, signature and events, for a row the reader opens. The block is in the
@@ -19,7 +19,7 @@ export async function loadTransactionDetail(network: string, version: string): P
   try {
     await enforceRateLimit(await headers(), 'action');
     const block = await getBlockByVersion(n.data, v.data, true);
-    const tx = block.transactions?.find((t) => (t as { version?: string }).version === v.data);
+    const tx = block.transactions?.find((t) => t.version === v.data);
     return tx ? { detail: toDetail(tx) } : { error: `Version ${v.data} is not in this block.` };
   } catch (e) {
     return { error: isLanternError(e) ? e.message : 'The transaction could not be loaded.' };

@@ -5,6 +5,7 @@ import { SearchBox } from '@/components/layout/search-box';
 import { config } from '@/lib/config';
 import { resolveName } from '@/lib/operations/names';
 import { classifySearch } from '@/lib/search/classify';
+import { PageShell } from '@/components/layout/page-shell';
 
 export const metadata: Metadata = { title: 'Search' };
 
@@ -34,7 +35,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   }
   return (
     <>
-      <main className="mx-auto max-w-page px-4 py-10">
+      <PageShell>
         <h1 className="text-xl font-semibold">Nothing to open</h1>
         <p role="alert" className="mt-3 max-w-prose text-ink-muted">
           {problem}
@@ -45,7 +46,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <p className="mt-4">
           <Link href="/">Go to the home page</Link>
         </p>
-      </main>
+      </PageShell>
     </>
   );
 }

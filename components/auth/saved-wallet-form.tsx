@@ -1,9 +1,10 @@
 'use client';
 
 import { useActionState, useEffect, useId } from 'react';
+import { field } from '@/components/ui/card';
 import { deleteWalletAction, saveWalletAction, type SavedWalletFormState } from '@/app/actions/saved-wallets';
 
-const input = 'w-full rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
+const input = `w-full ${field}`;
 
 /**
  * Label and note for one address. With `address` fixed (wallet page, edit) the address is a hidden

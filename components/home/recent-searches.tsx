@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { useSyncExternalStore } from 'react';
 import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/browser/recent-searches';
-import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
+import { ADDRESS_RE, formatUtc, truncateMiddle, utcDate } from '@/lib/format';
 import { card } from '@/components/ui/card';
 
 const EMPTY: RecentSearch[] = [];
@@ -63,8 +63,8 @@ export function RecentSearches() {
               <Link href={`/search?q=${encodeURIComponent(r.q)}`} className="min-w-0 truncate font-mono" title={r.q}>
                 {ADDRESS_RE.test(r.q) ? truncateMiddle(r.q, 10, 8) : r.q}
               </Link>
-              <time className="shrink-0 text-xs tabular-nums text-ink-muted" dateTime={new Date(r.at).toISOString()}>
-                {new Date(r.at).toISOString().slice(0, 10)}
+              <time className="shrink-0 text-xs tabular-nums text-ink-muted" dateTime={utcDate(r.at)} title={formatUtc(r.at)}>
+                {utcDate(r.at)}
               </time>
             </li>
           ))}

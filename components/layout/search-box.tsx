@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId } from 'react';
+import { quietButton } from '@/components/ui/card';
 import { rememberSearch } from '@/lib/browser/recent-searches';
 
 /**
@@ -41,7 +42,7 @@ export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
         placeholder="Address, ENS name or ledger version"
         className="min-w-0 flex-1 rounded-card border border-line bg-canvas px-3 py-1.5 font-mono text-sm text-ink placeholder:font-sans placeholder:text-ink-muted"
       />
-      <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1.5 text-sm font-medium text-ink hover:border-accent">
+      <button type="submit" className={quietButton}>
         Search
       </button>
     </form>

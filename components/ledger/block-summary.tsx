@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { Hash } from '@/components/ui/hash';
-import { formatAge, formatMicros } from '@/lib/format';
-import type { BlockView } from './model';
+import { Time } from '@/components/ui/time';
+import { formatMicros } from '@/lib/format';
+import type { BlockView } from '@/lib/view/ledger-block';
 import { card } from '@/components/ui/card';
 
 /** The block at a glance, laid out like the head of a statement. */
@@ -38,10 +39,7 @@ export function BlockSummary({ block, network, query, now }: { block: BlockView;
           <Hash value={block.hash} keep={8} />
         </Item>
         <Item label="Time">
-          <time dateTime={new Date(ms).toISOString()} className="font-mono" data-testid="block-time">
-            {formatMicros(block.timestampUs)}
-          </time>
-          <span className="ml-2 text-ink-muted">{formatAge(new Date(ms).toISOString(), now)}</span>
+          <Time at={ms} now={now} show="both" utc={formatMicros(block.timestampUs)} className="font-mono" data-testid="block-time" />
         </Item>
         <Item label="Versions">
           <span className="font-mono" data-testid="block-versions">

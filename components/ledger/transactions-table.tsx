@@ -3,9 +3,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { loadTransactionDetail } from '@/app/actions/ledger';
-import { CopyButton } from '@/components/ui/copy-button';
-import { formatFee, truncateMiddle } from '@/lib/format';
-import { typeLabel, type TxDetail, type TxRow } from './model';
+import { Hash } from '@/components/ui/hash';
+import { formatFee, formatUnixSeconds, truncateMiddle } from '@/lib/format';
+import { typeLabel, type TxDetail, type TxRow } from '@/lib/view/ledger-block';
 import { card } from '@/components/ui/card';
 
 /**
@@ -15,7 +15,7 @@ import { card } from '@/components/ui/card';
  */
 
 const ROW_HEIGHT = 56;
-const COLUMNS = 'grid grid-cols-[6rem_7.5rem_7rem_8rem_minmax(14rem,1fr)_6.5rem_6.5rem_9.5rem] gap-x-3 px-3';
+const COLUMNS = 'grid grid-cols-[6rem_7.5rem_7rem_8rem_minmax(14rem,1fr)_6.5rem_6.5rem_11rem] gap-x-3 px-3';
 
 type DetailState = { loading: true } | { detail: TxDetail } | { error: string };
 
@@ -68,7 +68,7 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
           <span role="columnheader">Function and arguments</span>
           <span role="columnheader" className="text-right" title="Gas used × gas unit price (octas)">Gas × price</span>
           <span role="columnheader">Status</span>
-          <span role="columnheader">Expires (UTC)</span>
+          <span role="columnheader">Expires</span>
         </div>
         <div ref={parentRef} className="max-h-[70vh] overflow-y-auto" data-testid="tx-scroll">
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -115,26 +115,14 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         {row.version}
       </span>
       <span role="cell" className="truncate">
-        {row.hash && (
-          <>
-            <span className="font-mono" title={row.hash}>
-              {truncateMiddle(row.hash, 6, 4)}
-            </span>
-            <CopyButton value={row.hash} />
-          </>
-        )}
+        {row.hash && <Hash value={row.hash} keep={4} className="" />}
       </span>
       <span role="cell" className="truncate text-ink-muted">
         {typeLabel(row.type)}
       </span>
       <span role="cell" className="truncate">
         {row.sender ? (
-          <>
-            <span className="font-mono" title={row.sender}>
-              {truncateMiddle(row.sender, 6, 4)}
-            </span>
-            <CopyButton value={row.sender} />
-          </>
+          <Hash value={row.sender} keep={4} className="" />
         ) : (
           <span className="text-ink-muted">—</span>
         )}
@@ -154,7 +142,7 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         {row.success === false && row.vmStatus && <span className="block truncate text-xs text-negative">{abortCode(row.vmStatus)}</span>}
       </span>
       <span role="cell" className="font-mono text-xs text-ink-muted">
-        {row.expiration ? new Date(Number(row.expiration) * 1000).toISOString().slice(0, 19).replace('T', ' ') : ''}
+        {row.expiration ? formatUnixSeconds(row.expiration) : ''}
       </span>
     </div>
   );

@@ -1,5 +1,9 @@
 import { getWalletSummary } from '@/lib/operations/wallet-balance';
-import { formatUnits, formatUtc } from '@/lib/format';
+import { Amount } from '@/components/ui/amount';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Time } from '@/components/ui/time';
+import { formatUnits } from '@/lib/format';
+import { renderTime } from '@/lib/server/page';
 
 /**
  * The wallet's native balance in the chain's currency, its number of transactions where the source
@@ -19,12 +23,13 @@ export async function BalanceHeader({ address, chain }: { address: string; chain
   }
   const { symbol, decimals } = summary.chain.nativeCurrency;
   const amount = formatUnits(summary.balance, decimals);
+  const now = renderTime();
   return (
     <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:grid-cols-4" data-testid="balance-header">
       <div className="min-w-0">
         <dt className="text-xs text-ink-muted">Balance</dt>
-        <dd className="break-all font-semibold" title={`${amount.full} ${symbol}`} data-testid="balance" data-wei={summary.balance}>
-          {amount.text} {symbol}
+        <dd className="break-all font-semibold">
+          <Amount value={amount} symbol={symbol} data-testid="balance" data-wei={summary.balance} />
         </dd>
       </div>
       <div>
@@ -35,16 +40,16 @@ export async function BalanceHeader({ address, chain }: { address: string; chain
       </div>
       <div>
         <dt className="text-xs text-ink-muted">First activity</dt>
-        <dd data-testid="first-activity">{summary.firstActivity ? formatUtc(summary.firstActivity) : 'None'}</dd>
+        <dd data-testid="first-activity">{summary.firstActivity ? <Time at={summary.firstActivity} now={now} show="utc" /> : 'None'}</dd>
       </div>
       <div>
         <dt className="text-xs text-ink-muted">Latest activity</dt>
-        <dd data-testid="last-activity">{summary.lastActivity ? formatUtc(summary.lastActivity) : 'None'}</dd>
+        <dd data-testid="last-activity">{summary.lastActivity ? <Time at={summary.lastActivity} now={now} show="utc" /> : 'None'}</dd>
       </div>
     </dl>
   );
 }
 
 export function BalanceHeaderSkeleton() {
-  return <div className="mt-3 h-12 rounded bg-sunken motion-safe:animate-pulse" aria-hidden="true" />;
+  return <Skeleton className="mt-3 h-12" />;
 }

@@ -1,28 +1,38 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import type { HistoryPageWire } from '@/lib/interface/history';
+import { useEffect, useRef, useState } from 'react';
 import type { ErrorInfo } from '@/lib/view/error-copy';
-import type { HistoryView as ViewState } from '@/lib/view/search-params';
-import { serializeHistoryParams } from '@/lib/browser/view-params';
-import { describeTransaction, type ChainView, type EnsNames, type SavedLabels } from '@/lib/view/tx-view';
+import { historyViewHref, type HistoryUrlView, type HistoryView as ViewState } from '@/lib/view/search-params';
+import type { SetHistoryView } from './history-url';
+import type { ChainView, EnsNames, SavedLabels, TxView } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
-import { ErrorState } from './error-state';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
 
-export type UrlView = ViewState & { time: 'age' | 'utc' };
+export type UrlView = HistoryUrlView;
+
+/**
+ * A page of history as the list shows it: its transactions already described (by the server for the
+ * page it rendered, by the paging client for later ones), and the cursor of the next page ('' at the end).
+ */
+export interface DescribedPage {
+  rows: TxView[];
+  cursor: string;
+}
 
 export interface HistoryBodyProps {
+  /** The wallet, its saved labels and ENS names: what the paging client describes later pages with. */
   address: string;
   chain: ChainView;
   /** The URL's view, with how times are shown (a display choice, not part of the API query). */
   v: UrlView;
-  setV: (patch: Partial<UrlView>, opts?: { history?: 'push' | 'replace' }) => unknown;
+  setV: SetHistoryView;
   /** The page to show (undefined while the first one loads). */
-  page: HistoryPageWire | undefined;
+  page: DescribedPage | undefined;
   fetching: boolean;
   /** The shown page is the previous view's, kept dimmed while the next arrives. */
   stale: boolean;
@@ -40,7 +50,6 @@ export interface HistoryBodyProps {
 
 /** The history list as a person sees it, whichever way its page arrived (rendered on the server, or fetched). */
 export function HistoryBody({
-  address,
   chain,
   v,
   setV,
@@ -51,8 +60,6 @@ export function HistoryBody({
   onRetry,
   onNavigate,
   focusOnMount = false,
-  labels,
-  ensNames,
   now: serverNow,
   otherChains,
 }: HistoryBodyProps) {
@@ -72,14 +79,11 @@ export function HistoryBody({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const pageNumber = v.cursor.length + 1;
-  const rows = useMemo(
-    () => (page ? page.result.map((tx) => describeTransaction(tx, address, chain, labels, ensNames)) : []),
-    [page, address, chain, labels, ensNames],
-  );
+  const rows = page?.rows ?? [];
   const visible = v.spam ? rows : rows.filter((r) => !r.spam);
   const hiddenSpam = rows.length - visible.length;
 
-  const href = (patch: Partial<ViewState>) => serializeHistoryParams(pathname, { ...v, ...patch });
+  const href = (patch: Partial<ViewState>) => historyViewHref(pathname, { ...v, ...patch });
   // Plain links (open in a new tab works); a plain click pages in place and moves focus to the list.
   function navigate(e: React.MouseEvent<HTMLAnchorElement>, patch: Partial<ViewState>) {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
@@ -197,38 +201,41 @@ function EmptyHistory({
   newestHref: string;
 }) {
   const others = otherChains.filter((c) => c.name !== chain.name).slice(0, 8);
+  if (pageNumber > 1) {
+    return (
+      <EmptyState title="No more transactions">
+        This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
+      </EmptyState>
+    );
+  }
+  if (rangeSet) {
+    return (
+      <EmptyState title="No transactions in this range">
+        This wallet has no transactions on {chain.label} between the dates or blocks you chose.{' '}
+        <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">
+          Clear the range
+        </a>
+        .
+      </EmptyState>
+    );
+  }
   return (
-    <div className={`${card} px-4 py-6`}>
-      {pageNumber > 1 ? (
-        <>
-          <h3 className="font-semibold">No more transactions</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This page is past the end of the history. <a href={newestHref} className="underline">Go to the first page</a>.
-          </p>
-        </>
-      ) : rangeSet ? (
-        <>
-          <h3 className="font-semibold">No transactions in this range</h3>
-          <p className="mt-1 text-sm text-ink-muted">
-            This wallet has no transactions on {chain.label} between the dates or blocks you chose. <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">Clear the range</a>.
-          </p>
-        </>
-      ) : (
-        <>
-          <h3 className="font-semibold">No transactions on {chain.label}</h3>
-          <p className="mt-1 text-sm text-ink-muted">This wallet has never sent or received anything on {chain.label}. It may be active on another chain.</p>
-          {others.length > 0 && (
-            <p className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm">
-              <span className="text-ink-muted">Try:</span>
-              {others.map((c) => (
-                <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
-                  {c.label}
-                </a>
-              ))}
-            </p>
-          )}
-        </>
-      )}
-    </div>
+    <EmptyState
+      title={`No transactions on ${chain.label}`}
+      next={
+        others.length > 0 && (
+          <>
+            <span className="text-ink-muted">Try:</span>
+            {others.map((c) => (
+              <a key={c.name} href={`${pathname}?chain=${encodeURIComponent(c.name)}`} className="underline">
+                {c.label}
+              </a>
+            ))}
+          </>
+        )
+      }
+    >
+      This wallet has never sent or received anything on {chain.label}. It may be active on another chain.
+    </EmptyState>
   );
 }

@@ -1,10 +1,11 @@
 'use client';
 
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
 import { ApiError, apiGet } from '@/lib/browser/api-client';
 import { historyApiQuery } from '@/lib/view/search-params';
+import { describeTransaction } from '@/lib/view/tx-view';
 import { HistoryBody } from './history-body';
 import { sameApiView, type LiveHistoryProps } from './history-view';
 
@@ -33,7 +34,7 @@ export default function LiveHistory(props: LiveHistoryProps) {
 }
 
 function Live({ initial, serverView, ...body }: LiveHistoryProps) {
-  const { address, v } = body;
+  const { address, v, chain, labels, ensNames } = body;
   const onServerView = sameApiView(v, serverView);
   const serverPage = initial.ok ? initial.page : undefined;
   // The server's page seeds its own view; a failed one is fetched again (this view exists because of a retry).
@@ -45,10 +46,15 @@ function Live({ initial, serverView, ...body }: LiveHistoryProps) {
     // The rows on screen stay, dimmed, until the next page arrives (the server's on the first move).
     placeholderData: (previous) => previous ?? seed,
   });
+  // Pages fetched here are described here; the server described the one it rendered.
+  const page = useMemo(
+    () => (q.data ? { rows: q.data.result.map((tx) => describeTransaction(tx, address, chain, labels, ensNames)), cursor: q.data.cursor } : undefined),
+    [q.data, address, chain, labels, ensNames],
+  );
   return (
     <HistoryBody
       {...body}
-      page={q.data}
+      page={page}
       fetching={q.isFetching}
       stale={q.isPlaceholderData && q.isFetching}
       error={q.isError ? q.error : null}

@@ -3,7 +3,9 @@
 import Link from 'next/link';
 import { formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
 import { type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
+import { Amount } from '@/components/ui/amount';
 import { CopyButton } from '@/components/ui/copy-button';
+import { Hash } from '@/components/ui/hash';
 import { card } from '@/components/ui/card';
 
 /** A history row's details: the transaction's facts and every transfer in it. */
@@ -30,7 +32,16 @@ export default function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView 
         <dt className="text-ink-muted">To</dt>
         <dd className="min-w-0 break-all font-mono text-xs">{tx.to ?? 'contract creation'}</dd>
         <dt className="text-ink-muted">Fee</dt>
-        <dd className="tabular-nums">{tx.fee ? `${tx.fee.full} ${chain.symbol}${tx.feePaidByWallet ? ' (paid by this wallet)' : ''}` : '—'}</dd>
+        <dd className="tabular-nums">
+          {tx.fee ? (
+            <>
+              <Amount value={tx.fee} symbol={chain.symbol} full />
+              {tx.feePaidByWallet ? ' (paid by this wallet)' : ''}
+            </>
+          ) : (
+            '—'
+          )}
+        </dd>
         {tx.nonce !== null && (
           <>
             <dt className="text-ink-muted">Nonce</dt>
@@ -60,10 +71,10 @@ export default function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView 
               {tx.internalCalls.map((c, i) => (
                 <li key={i} className="flex flex-wrap items-center gap-x-2 px-3 py-1.5">
                   <span className="text-xs text-ink-muted">{c.type ?? 'CALL'}</span>
-                  <span className="font-mono text-xs" title={c.from ?? ''}>{c.from ? truncateMiddle(c.from) : '—'}</span>
+                  <ShortHash value={c.from} />
                   <span aria-label="to">→</span>
-                  <span className="font-mono text-xs" title={c.to ?? ''}>{c.to ? truncateMiddle(c.to) : '—'}</span>
-                  <span className="ml-auto tabular-nums">{c.value ? `${c.value.text} ${chain.symbol}` : ''}</span>
+                  <ShortHash value={c.to} />
+                  <span className="ml-auto tabular-nums">{c.value && <Amount value={c.value} symbol={chain.symbol} />}</span>
                 </li>
               ))}
             </ul>
@@ -107,9 +118,9 @@ function TransferLine({ t }: { t: Transfer }) {
           {KIND_LABEL[t.kind]}
           {t.internal ? ' · internal' : ''}
         </span>
-        <span className="font-mono text-xs" title={t.from ?? ''}>{t.from ? truncateMiddle(t.from) : '—'}</span>
+        <ShortHash value={t.from} />
         <span aria-label="to">→</span>
-        <span className="font-mono text-xs" title={t.to ?? ''}>{t.to ? truncateMiddle(t.to) : '—'}</span>
+        <ShortHash value={t.to} />
         {t.tokenAddress && (
           <span className="text-xs text-ink-muted" title={t.tokenAddress}>
             {t.tokenName ?? truncateMiddle(t.tokenAddress)}
@@ -120,4 +131,9 @@ function TransferLine({ t }: { t: Transfer }) {
       <span className={`break-all text-right tabular-nums ${tone}`}>{asset}</span>
     </li>
   );
+}
+
+/** A party of a transfer or call: truncated with its copy button, or a dash when there is none. */
+function ShortHash({ value }: { value: string | null }) {
+  return value ? <Hash value={value} keep={4} className="text-xs" copyLabel={`Copy address ${value}`} /> : <span className="text-ink-muted">—</span>;
 }

@@ -1,9 +1,13 @@
 'use client';
 
 import { lazy, Suspense, useId, useState } from 'react';
-import { formatAge, formatUtc, truncateMiddle } from '@/lib/format';
-import { DIRECTION_LABEL, movementLine, type ChainView, type TxView } from '@/lib/view/tx-view';
-import { PartyName } from './party';
+import { truncateMiddle } from '@/lib/format';
+import { DIRECTION_LABEL, movementLine } from '@/lib/view/tx-row';
+import type { ChainView, Party, TxView } from '@/lib/view/tx-view';
+import { AddressLink } from '@/components/ui/address-link';
+import { Amount } from '@/components/ui/amount';
+import { Time } from '@/components/ui/time';
+import { Logo } from './logo';
 
 // A row's details (every transfer, the call's parties) load when a person first opens one.
 const TxDetails = lazy(() => import('./history-row-details'));
@@ -47,7 +51,7 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
 
         <div className="col-span-2 row-start-2 min-w-0 text-sm md:col-span-1 md:row-start-auto" data-role="counterparty">
           <span className="sr-only md:hidden">Counterparty: </span>
-          <PartyName party={tx.counterparty} />
+          <Counterparty party={tx.counterparty} />
         </div>
 
         <div className="col-start-2 row-start-1 text-right text-sm tabular-nums md:col-start-auto md:row-start-auto" data-role="amount">
@@ -63,15 +67,13 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
           {more > 0 && <span className="block text-xs text-ink-muted">+{more} more</span>}
           {tx.feePaidByWallet && tx.fee && (
             <span className="block text-xs text-ink-muted" data-role="fee">
-              fee {tx.fee.text} {chain.symbol}
+              fee <Amount value={tx.fee} symbol={chain.symbol} />
             </span>
           )}
         </div>
 
         <div className="col-start-1 row-start-3 self-center text-xs text-ink-muted tabular-nums md:col-start-auto md:row-start-auto md:text-sm" data-role="time">
-          <time dateTime={tx.timestamp} title={formatUtc(tx.timestamp)}>
-            {time === 'utc' ? formatUtc(tx.timestamp) : formatAge(tx.timestamp, now)}
-          </time>
+          <Time at={tx.timestamp} now={now} show={time} />
         </div>
 
         <div className="col-start-2 row-start-3 flex justify-end md:col-start-auto md:row-start-auto">
@@ -98,5 +100,23 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
         )}
       </div>
     </li>
+  );
+}
+
+/**
+ * The counterparty as a person reads it: their own saved label first, then the source's label or
+ * entity (with its logo), then its ENS name, else the address.
+ */
+function Counterparty({ party }: { party: Party | null }) {
+  if (!party) return <AddressLink address={null} />;
+  const notes = [...(party.special === 'creation' ? ['created'] : []), ...(party.labelSource === 'saved' ? ['saved'] : [])];
+  return (
+    <AddressLink
+      address={party.address}
+      label={party.label}
+      special={party.special === 'mint' || party.special === 'burn' ? party.special : null}
+      logo={party.logo && party.labelSource !== 'saved' ? <Logo src={party.logo} /> : undefined}
+      notes={notes}
+    />
   );
 }

@@ -1,18 +1,29 @@
 'use client';
 
-import { useQueryStates } from 'nuqs';
-import { ChainSelect, fieldClass } from './toolbar-fields';
+import { card, field, quietButtonCompact } from '@/components/ui/card';
+import { ChainSelect } from './toolbar-fields';
 import { useState } from 'react';
-import { historyParsers, serializeHistoryParams } from '@/lib/browser/view-params';
-import { card } from '@/components/ui/card';
+import { historyViewHref, type HistoryUrlView } from '@/lib/view/search-params';
+import { useHistoryUrl } from './history-url';
 
 
 /**
- * Filters of the history view. Every control writes the URL (nuqs); any change starts again at the
- * first page, since a cursor belongs to the filters it was issued for.
+ * Filters of the history view. Every control writes the URL (history-url.ts); any change starts again at
+ * the first page, since a cursor belongs to the filters it was issued for.
  */
-export function HistoryToolbar({ address, chains, defaultChain }: { address: string; chains: { name: string; label: string }[]; defaultChain: string }) {
-  const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
+export function HistoryToolbar({
+  address,
+  chains,
+  defaultChain,
+  serverView,
+}: {
+  address: string;
+  chains: { name: string; label: string }[];
+  defaultChain: string;
+  /** The view the server parsed from the URL it rendered. */
+  serverView: HistoryUrlView;
+}) {
+  const [v, setV] = useHistoryUrl(serverView);
   const [range, setRange] = useState({
     from_date: v.from_date ?? '',
     to_date: v.to_date ?? '',
@@ -27,9 +38,9 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
     setRange({ from_date: v.from_date ?? '', to_date: v.to_date ?? '', from_block: v.from_block?.toString() ?? '', to_block: v.to_block?.toString() ?? '' });
   }
 
-  const reset = { cursor: null };
+  const reset = { cursor: [] };
   const rangeActive = !!(v.from_date || v.to_date || v.from_block !== null || v.to_block !== null);
-  const csvHref = serializeHistoryParams(`/wallet/${address}/history.csv`, { ...v, cursor: null, time: null });
+  const csvHref = historyViewHref(`/wallet/${address}/history.csv`, { ...v, cursor: [], time: 'age' });
   const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : null);
 
   return (
@@ -38,17 +49,17 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
         <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Order
-          <select className={fieldClass} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : null, ...reset })}>
+          <select className={field} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : 'desc', ...reset })}>
             <option value="desc">Newest first</option>
             <option value="asc">Oldest first</option>
           </select>
         </label>
         <label className="flex items-center gap-2 py-1 text-sm">
-          <input type="checkbox" checked={v.internal} onChange={(e) => void setV({ internal: e.target.checked || null, ...reset })} className="h-4 w-4 accent-accent" />
+          <input type="checkbox" checked={v.internal} onChange={(e) => void setV({ internal: e.target.checked, ...reset })} className="h-4 w-4 accent-accent" />
           Internal transactions
         </label>
         <label className="flex items-center gap-2 py-1 text-sm">
-          <input type="checkbox" checked={v.spam} onChange={(e) => void setV({ spam: e.target.checked || null })} className="h-4 w-4 accent-accent" />
+          <input type="checkbox" checked={v.spam} onChange={(e) => void setV({ spam: e.target.checked })} className="h-4 w-4 accent-accent" />
           Show possible spam
         </label>
         <a href={csvHref} className="ml-auto py-1 text-sm" download>
@@ -76,22 +87,22 @@ export function HistoryToolbar({ address, chains, defaultChain }: { address: str
       >
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           From date (UTC)
-          <input type="date" className={fieldClass} value={range.from_date} onChange={(e) => setRange({ ...range, from_date: e.target.value })} />
+          <input type="date" className={field} value={range.from_date} onChange={(e) => setRange({ ...range, from_date: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           To date (UTC)
-          <input type="date" className={fieldClass} value={range.to_date} onChange={(e) => setRange({ ...range, to_date: e.target.value })} />
+          <input type="date" className={field} value={range.to_date} onChange={(e) => setRange({ ...range, to_date: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           From block
-          <input inputMode="numeric" pattern="[0-9]*" className={`${fieldClass} w-28`} value={range.from_block} onChange={(e) => setRange({ ...range, from_block: e.target.value })} />
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.from_block} onChange={(e) => setRange({ ...range, from_block: e.target.value })} />
         </label>
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           To block
-          <input inputMode="numeric" pattern="[0-9]*" className={`${fieldClass} w-28`} value={range.to_block} onChange={(e) => setRange({ ...range, to_block: e.target.value })} />
+          <input inputMode="numeric" pattern="[0-9]*" className={`${field} w-28`} value={range.to_block} onChange={(e) => setRange({ ...range, to_block: e.target.value })} />
         </label>
         <div className="flex gap-2">
-          <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
+          <button type="submit" className={quietButtonCompact}>
             Apply range
           </button>
           {rangeActive && (

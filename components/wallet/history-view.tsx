@@ -1,21 +1,26 @@
 'use client';
 
-import { useQueryStates } from 'nuqs';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
 import type { ErrorInfo } from '@/lib/view/error-copy';
-import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
-import { historyParsers } from '@/lib/browser/view-params';
-import type { ChainView, EnsNames, SavedLabels } from '@/lib/view/tx-view';
+import { historyApiQuery, type HistoryUrlView, type HistoryView as ViewState } from '@/lib/view/search-params';
+import type { ChainView, EnsNames, SavedLabels, TxView } from '@/lib/view/tx-view';
 import { HistoryBody, type HistoryBodyProps } from './history-body';
+import { useHistoryUrl } from './history-url';
 
-export type InitialHistory = { ok: true; page: HistoryPageWire } | { ok: false; error: ErrorInfo };
+/**
+ * The first page as the server read it (the paging client's seed) and described it (what the list shows:
+ * the browser does not download the describing code until a person pages).
+ */
+export type InitialHistory = { ok: true; page: HistoryPageWire; rows: TxView[] } | { ok: false; error: ErrorInfo };
 
 export interface HistoryViewProps {
   address: string;
   chain: ChainView;
   /** The view the server rendered, and what it got: seeds the cache so the first page is not fetched twice. */
   serverView: ViewState;
+  /** How the URL the server rendered shows times. */
+  serverTime: HistoryUrlView['time'];
   initial: InitialHistory;
   /** Lower-case address -> the signed-in person's label (saved wallets); empty when signed out. */
   labels?: SavedLabels;
@@ -39,11 +44,12 @@ export const sameApiView = (a: ViewState, b: ViewState) => JSON.stringify(histor
 
 /**
  * The history list. The page in the URL is rendered on the server; "older" / "newer" change the URL
- * (shallowly, nuqs) and fetch the page in place from the published API, keeping the previous rows on
+ * (shallowly, history-url.ts) and fetch the page in place from the published API, keeping the previous rows on
  * screen, dimmed, until the next ones arrive.
  */
-export function HistoryView({ address, chain, serverView, initial, labels = {}, ensNames, now, otherChains }: HistoryViewProps) {
-  const [v, setV] = useQueryStates(historyParsers, { shallow: true, history: 'push', scroll: false });
+export function HistoryView({ address, chain, serverView, serverTime, initial, labels = {}, ensNames, now, otherChains }: HistoryViewProps) {
+  const serverUrlView = useMemo(() => ({ ...serverView, time: serverTime }), [serverView, serverTime]);
+  const [v, setV] = useHistoryUrl(serverUrlView);
   const [live, setLive] = useState(false);
   // Paging from the server's rows mounts the paging client's list in their place: it takes the focus over.
   const [paged, setPaged] = useState(false);
@@ -51,7 +57,7 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
   const onServerView = sameApiView(v, serverView);
 
   if (live || !onServerView) {
-    const page = initial.ok ? initial.page : undefined;
+    const page = initial.ok ? { rows: initial.rows, cursor: initial.page.cursor } : undefined;
     return (
       // While the paging client loads, the server's rows stay on screen, dimmed.
       <Suspense fallback={<HistoryBody {...common} page={page} fetching stale={!!page} error={null} onRetry={() => {}} />}>
@@ -62,7 +68,7 @@ export function HistoryView({ address, chain, serverView, initial, labels = {}, 
   return (
     <HistoryBody
       {...common}
-      page={initial.ok ? initial.page : undefined}
+      page={initial.ok ? { rows: initial.rows, cursor: initial.page.cursor } : undefined}
       fetching={false}
       stale={false}
       error={initial.ok ? null : initial.error}

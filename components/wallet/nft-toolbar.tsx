@@ -1,12 +1,12 @@
 'use client';
 
 import { useQueryStates } from 'nuqs';
-import { ChainSelect, fieldClass } from './toolbar-fields';
+import { card, field, quietButtonCompact } from '@/components/ui/card';
+import { ChainSelect } from './toolbar-fields';
 import { useState, useTransition } from 'react';
 import { MAX_CONTRACT_FILTERS } from '@/lib/view/search-params';
 import { nftParsers } from '@/lib/browser/view-params';
 import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
-import { card } from '@/components/ui/card';
 
 
 /** NFT filters: every change re-renders the grid on the server (shallow: false) from the new URL. */
@@ -34,7 +34,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
         <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Token id
-          <select className={fieldClass} value={v.format} onChange={(e) => void setV({ format: e.target.value === 'hex' ? 'hex' : null })}>
+          <select className={field} value={v.format} onChange={(e) => void setV({ format: e.target.value === 'hex' ? 'hex' : null })}>
             <option value="decimal">Decimal</option>
             <option value="hex">Hex</option>
           </select>
@@ -49,7 +49,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
         <label className="flex min-w-0 flex-1 basis-64 flex-col gap-1 text-xs text-ink-muted">
           Filter by contract (up to {MAX_CONTRACT_FILTERS})
           <input
-            className={`${fieldClass} font-mono`}
+            className={`${field} font-mono`}
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
             placeholder="0x…"
@@ -59,7 +59,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
             aria-invalid={problem ? true : undefined}
           />
         </label>
-        <button type="submit" className="rounded-card border border-line bg-sunken px-3 py-1 text-sm font-medium hover:border-accent">
+        <button type="submit" className={quietButtonCompact}>
           Add filter
         </button>
         {problem && (

@@ -1,6 +1,6 @@
 /** Shared pieces of the history and NFT toolbars. */
 
-export const fieldClass = 'rounded-card border border-line bg-canvas px-2 py-1 text-sm text-ink';
+import { field } from '@/components/ui/card';
 
 /** The chain picker; `null` means the server's default chain (kept out of the URL). */
 export function ChainSelect({
@@ -17,7 +17,7 @@ export function ChainSelect({
   return (
     <label className="flex flex-col gap-1 text-xs text-ink-muted">
       Chain
-      <select className={fieldClass} value={value ?? defaultChain} onChange={(e) => onChange(e.target.value === defaultChain ? null : e.target.value)}>
+      <select className={field} value={value ?? defaultChain} onChange={(e) => onChange(e.target.value === defaultChain ? null : e.target.value)}>
         {chains.map((c) => (
           <option key={c.name} value={c.name}>
             {c.label}

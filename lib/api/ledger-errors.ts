@@ -1,3 +1,4 @@
+import 'server-only';
 import type { ErrorCode, LanternError } from '@/lib/errors';
 
 /**

@@ -1,3 +1,4 @@
+import 'server-only';
 import { isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
 

@@ -1,5 +1,5 @@
 import 'client-only';
-import { createSerializer, parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from 'nuqs';
+import { createLoader, createSerializer, parseAsBoolean, parseAsInteger, parseAsNativeArrayOf, parseAsString, parseAsStringLiteral } from 'nuqs';
 import { defineViewParams } from '@/lib/view/search-params';
 
 /** The wallet views' URL parsers for client components (nuqs' client entry). */
@@ -11,3 +11,6 @@ export const { historyParsers, nftParsers, serializeHistoryParams, serializeNftP
   parseAsString,
   parseAsStringLiteral,
 });
+
+/** The history view of a URL's query (components/wallet/history-url.ts loads this on a person's first change). */
+export const parseHistoryUrl = createLoader(historyParsers);

@@ -3,7 +3,7 @@ import { BIG_BLOCK, EPILOGUE_FROM, HUGE_BLOCK, PRUNED_BELOW, createChain } from 
 
 /**
  * What the devnet home page offers a newcomer to click: the scenario's telling wallets and the ledger's
- * notable versions. Addresses and counts come from devnet/evm/scenario.json (a unit test keeps them in
+ * notable versions, each a page with data (the empty wallet, mallory, is not one of them). Addresses and counts come from devnet/evm/scenario.json (a unit test keeps them in
  * step; the file itself is too large to load in a page), versions from the simulated ledger itself.
  */
 export interface ShowcaseWallet {
@@ -25,7 +25,7 @@ export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
   { name: 'frank', address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', tab: 'history', shows: 'Payroll through MultiSend: ETH paid out as internal transfers' },
   { name: 'oscar', address: '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a', tab: 'history', shows: 'Only ever an internal-call recipient: turn on internal transactions' },
   { name: 'dave', address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', tab: 'history', shows: 'A casual wallet with exactly 10 transactions' },
-  { name: 'mallory', address: '0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097', tab: 'history', shows: 'Never transacts: what an empty history looks like' },
+  { name: 'peggy', address: '0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec', tab: 'history', shows: 'Never sends: 33 transactions found through their token and NFT transfer logs alone' },
 ];
 
 export interface ShowcaseVersion {

@@ -15,7 +15,7 @@ import { queryBoolean } from './common';
  *
  * Internal shape: `LedgerBlock` (camelCase envelope, `transactions` undefined when not requested);
  * transactions keep the ledger's own field names, which are the vocabulary the page shows.
- * `serializeBlock` gives back the interface shape; `serializeBlock(parseBlock(x))` re-parses equal.
+ * `serializeBlock` gives back the interface shape; `blockSchema.parse(serializeBlock(b))` equals `b`.
  */
 
 export const U64_MAX = 18446744073709551615n;
@@ -370,10 +370,6 @@ export const blockSchema = blockResponseSchema.transform((b): LedgerBlock => {
   };
 });
 
-export function parseBlock(json: unknown): LedgerBlock {
-  return blockSchema.parse(json);
-}
-
 /** Back to the interface's shape. `withTransactions: false` drops them (the fullnode omits the key). */
 export function serializeBlock(block: LedgerBlock, withTransactions = block.transactions !== undefined): Record<string, unknown> {
   return {
@@ -429,24 +425,11 @@ export const blockQuerySchema = z.object({
 // ---------------------------------------------------------------------------------------------------
 // Errors the ledger node and gateways send
 
-/** The fullnode's current error body (`AptosError`): error_code is a snake_case string. */
-export const aptosErrorSchema = z.looseObject({
-  message: z.string(),
-  error_code: z.string().nullable(),
-  vm_error_code: z.number().int().nullish(),
-});
-
-/** The 2022 fullnode body: `{message, error_code: null, aptos_ledger_version: null}`. */
-export const legacyAptosErrorSchema = z.looseObject({
-  message: z.string(),
-  error_code: z.string().nullable(),
-  aptos_ledger_version: z.string().nullable(),
-});
-
-/** Third-party gateways (e.g. `{code: "RESOURCE_NOT_FOUND", message}`) in front of a node. */
-export const gatewayErrorSchema = z.looseObject({ code: z.string(), message: z.string() });
-
-/** Any of the above: what Lantern reads to explain a failed lookup. */
+/**
+ * What Lantern reads to explain a failed lookup, whichever sent it: the fullnode's AptosError
+ * (`{message, error_code, vm_error_code}`), its 2022 form (`error_code: null`), or a gateway in front of
+ * a node (`{code, message}`). tests/support/ledger-schemas.ts names each shape apart.
+ */
 export const ledgerErrorBodySchema = z.looseObject({
   message: z.union([z.string(), z.array(z.string())]),
   error_code: z.string().nullish(),
@@ -454,19 +437,3 @@ export const ledgerErrorBodySchema = z.looseObject({
   code: z.string().optional(),
 });
 export type LedgerErrorBody = z.output<typeof ledgerErrorBodySchema>;
-
-// ---------------------------------------------------------------------------------------------------
-// Ledger info (`GET /v1`), served by nodes and the local devnet
-
-export const ledgerInfoSchema = z.looseObject({
-  chain_id: z.number().int(),
-  epoch: u64String,
-  ledger_version: u64String,
-  oldest_ledger_version: u64String,
-  ledger_timestamp: u64String,
-  node_role: z.string(),
-  oldest_block_height: u64String,
-  block_height: u64String,
-  git_hash: z.string().optional(),
-});
-export type LedgerInfo = z.output<typeof ledgerInfoSchema>;

@@ -20,5 +20,11 @@ export const nftResyncQuerySchema = z.object({
 });
 export type NftResyncQuery = z.output<typeof nftResyncQuerySchema>;
 
+/**
+ * Whether the caller waits for the resync (mode=sync) or has it queued (mode=async). Read here and
+ * nowhere else: lint keeps every other `.mode` for the source mode, which only lib/sources/index.ts reads.
+ */
+export const resyncWaits = (q: NftResyncQuery): boolean => q.mode === 'sync';
+
 export const nftResyncAnswerSchema = z.looseObject({ status: z.string(), reason: z.string().optional() });
 export type NftResyncAnswer = z.output<typeof nftResyncAnswerSchema>;

@@ -1,3 +1,4 @@
+import 'server-only';
 import { LanternError } from '@/lib/errors';
 
 /**

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Chain, ChainOperation } from '@/lib/chains';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import type { HistoryPage, HistoryQuery } from '@/lib/interface/history';

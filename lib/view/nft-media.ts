@@ -9,6 +9,8 @@
  * raster-only media proxy (lib/server/nft-image.ts; docs/evm-node.md, NFT images), lazily, with no referrer.
  */
 
+import { truncateMiddle } from '@/lib/format';
+
 export interface Gateways {
   ipfs: string;
   arweave: string;
@@ -175,5 +177,5 @@ export function resolveNftMedia(item: NftSource, gateways: Gateways): NftMediaVi
 }
 
 function shortId(id: string): string {
-  return id.length > 12 ? `${id.slice(0, 6)}…${id.slice(-4)}` : id;
+  return truncateMiddle(id);
 }

@@ -83,3 +83,42 @@ export function historyApiQuery(v: HistoryView): Record<string, string> {
   if (c) q.cursor = c;
   return q;
 }
+
+/** A history view as its URL holds it: the API view and how times are shown (a display choice). */
+export type HistoryUrlView = HistoryView & { time: 'age' | 'utc' };
+
+/** nuqs' own encoding of a query value (its renderQueryString), so both write the same URL. */
+const encodeQueryValue = (s: string) =>
+  s
+    .replace(/%/g, '%25')
+    .replace(/\+/g, '%2B')
+    .replace(/ /g, '+')
+    .replace(/#/g, '%23')
+    .replace(/&/g, '%26')
+    .replace(/"/g, '%22')
+    .replace(/'/g, '%27')
+    .replace(/`/g, '%60')
+    .replace(/</g, '%3C')
+    .replace(/>/g, '%3E')
+    .replace(/[\x00-\x1F]/g, (c) => encodeURIComponent(c));
+
+/**
+ * `path` with the history view in its query, exactly as nuqs' serializer of the history parsers writes
+ * it (keys in the parsers' order, defaults left out; a unit test holds the two equal). Dependency-free,
+ * so the links of a first view need no URL library: nuqs loads when a person first changes the view.
+ */
+export function historyViewHref(path: string, v: HistoryUrlView): string {
+  const q: string[] = [];
+  const put = (key: string, value: string) => q.push(`${key}=${encodeQueryValue(value)}`);
+  if (v.chain !== null) put('chain', v.chain);
+  if (v.order !== 'desc') put('order', v.order);
+  if (v.from_date !== null) put('from_date', v.from_date);
+  if (v.to_date !== null) put('to_date', v.to_date);
+  if (v.from_block !== null) put('from_block', Math.round(v.from_block).toFixed());
+  if (v.to_block !== null) put('to_block', Math.round(v.to_block).toFixed());
+  if (v.internal) put('internal', 'true');
+  if (v.spam) put('spam', 'true');
+  for (const c of v.cursor) put('cursor', c);
+  if (v.time !== 'age') put('time', v.time);
+  return q.length ? `${path}?${q.join('&')}` : path;
+}

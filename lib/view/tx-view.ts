@@ -1,5 +1,6 @@
 import type { HistoryPageWire } from '@/lib/interface/history';
 import { ZERO_ADDRESS, formatDecimal, formatUnits, sameAddress } from '@/lib/format';
+import { isSpamTransaction } from '@/lib/spam';
 
 /**
  * What a history row shows, derived from one transaction of the published API's answer, relative to
@@ -256,8 +257,8 @@ export function describeTransaction(tx: WireTransaction, wallet: string, chain: 
       : null;
   const fee = tx.transaction_fee ? formatDecimal(tx.transaction_fee) : feeRaw;
 
-  const walletTokenMoves = movements.filter((m) => m.kind !== 'native');
-  const spam = flag(tx.possible_spam) || (walletTokenMoves.length > 0 && walletTokenMoves.every((m) => m.spam) && !movements.some((m) => m.kind === 'native'));
+  // The source's own judgement (a hosted API has more than these flags to go on), else the one rule.
+  const spam = flag(tx.possible_spam) || isSpamTransaction(sentByWallet, transfers);
 
   return {
     hash: tx.hash,
@@ -295,13 +296,5 @@ function fallbackCategory(direction: TxView['direction'], movements: Transfer[],
   return 'contract interaction';
 }
 
-/** `Sent`, `Received`, ... as the row's direction reads to a person. */
-export const DIRECTION_LABEL: Record<TxView['direction'], string> = { in: 'Received', out: 'Sent', swap: 'Swapped', self: 'Self' };
-
-/** One line per asset the wallet moved: `−0.05 ETH`, `+50 LNT`, `+1 × #7`. */
-export function movementLine(m: Transfer): string {
-  const sign = m.direction === 'in' ? '+' : m.direction === 'out' ? '−' : '';
-  if (m.kind === 'erc721') return `${sign}NFT #${m.tokenId ?? '?'}`;
-  if (m.kind === 'erc1155') return `${sign}${m.amount?.text ?? '1'} × #${m.tokenId ?? '?'}`;
-  return `${sign}${m.amount?.text ?? '?'}${m.symbol ? ` ${m.symbol}` : ''}`;
-}
+// The row's wording lives beside the row (the browser loads it without the describing above); re-exported for the CSV and tests.
+export { DIRECTION_LABEL, movementLine } from './tx-row';

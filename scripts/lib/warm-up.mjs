@@ -5,16 +5,32 @@
 import { createServer } from 'node:http';
 
 export const WARM_UP_PATHS = [
+  // Pages, and what every page kind loads on its error path.
   '/',
   '/search?q=',
   '/wallet/warm-up',
   '/wallet/warm-up/nfts',
+  '/wallet/warm-up/history.csv',
+  '/tx/warm-up',
   '/ledger/local/versions/warm-up',
   '/no-such-page',
+  // Link-preview images: the image renderer and its font load once, on the first of them.
+  '/wallet/warm-up/opengraph-image',
+  '/wallet/warm-up/twitter-image',
+  '/ledger/local/versions/warm-up/opengraph-image',
+  '/ledger/local/versions/warm-up/twitter-image',
+  // The published API: history, NFTs, balance, transactions, NFT resync, ledger blocks, sign-in.
   '/api/health',
   '/api/v2.2/wallets/warm-up/history',
   '/api/v2.2/warm-up/nft',
+  '/api/v2.2/warm-up/balance',
+  '/api/v2.2/transaction/warm-up',
+  '/api/v2.2/transaction/warm-up/verbose',
+  '/api/v2.2/nft/warm-up/warm-up/metadata/resync',
   '/api/ledger/local/blocks/by_version/warm-up',
+  // Sign-in routes take POST only: a GET loads them and answers 405.
+  '/api/auth/challenge/request/evm',
+  '/api/auth/challenge/verify/evm',
 ];
 
 const PER_REQUEST_MS = 60_000;

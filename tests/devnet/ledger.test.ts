@@ -2,7 +2,8 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIG_BLOCK, HUGE_BLOCK, PRUNED_BELOW, signingMessage } from '@/devnet/ledger/chain.mjs';
 import { startLedgerDevnet, type LedgerDevnet } from '@/devnet/ledger/index.mjs';
-import { aptosErrorSchema, ledgerInfoSchema, parseBlock, type LedgerBlock, type UserTransaction } from '@/lib/interface/ledger';
+import type { LedgerBlock, UserTransaction } from '@/lib/interface/ledger';
+import { aptosErrorSchema, ledgerInfoSchema, parseBlock } from '../support/ledger-schemas';
 
 let devnet: LedgerDevnet;
 let startMs = 0;

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createChain } from '../../devnet/ledger/chain.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
@@ -18,10 +22,21 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-async function page(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(app.url + path, { headers });
-  expect(res.status, path).toBe(200);
+async function page(p: string, headers: Record<string, string> = {}, on: LanternInstance = app) {
+  const res = await fetch(on.url + p, { headers });
+  expect(res.status, p).toBe(200);
   return res.text();
+}
+
+/** Every tag a link preview is made of: title, description, OpenGraph, Twitter (image URLs as paths). */
+function previewTags(html: string) {
+  const path = (u: string | undefined) => (u ? new URL(u).pathname + new URL(u).search : u);
+  return {
+    title: html.match(/<title>([^<]*)<\/title>/)?.[1],
+    description: meta(html, 'description'),
+    og: { title: meta(html, 'og:title'), description: meta(html, 'og:description'), image: path(meta(html, 'og:image')) },
+    twitter: { card: meta(html, 'twitter:card'), title: meta(html, 'twitter:title'), image: path(meta(html, 'twitter:image')) },
+  };
 }
 
 function meta(html: string, key: string): string | undefined {
@@ -52,16 +67,35 @@ describe('link previews', () => {
     expect(pngSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
   });
 
-  it('a block page names the block, its version range and the ledger, and its image answers', async () => {
+  it('a block page names the block, its version range and the ledger, and its images answer', async () => {
     // Read as a link-preview bot reads it: bots wait for the head, which then holds the block read from
     // its node. (A browser is given the head from the block cache only: see the page's generateMetadata.)
     const html = await page('/ledger/local/versions/32000', { 'user-agent': SLACKBOT });
     expect(html).toContain('<title>Block 4200 · versions 31813–33814 · local ledger · Lantern</title>');
+    expect(meta(html, 'og:title')).toBe('Block 4200 · versions 31813–33814 · local ledger · Lantern');
     expect(meta(html, 'og:description')).toBe('Block 4200 of the local ledger: 2,002 transactions (versions 31813–33814), in Lantern.');
-    const image = new URL(meta(html, 'og:image')!);
-    const res = await fetch(app.url + image.pathname + image.search);
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(pngSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
+    expect(meta(html, 'twitter:card')).toBe('summary_large_image');
+    expect(meta(html, 'twitter:title')).toBe('Block 4200 · versions 31813–33814 · local ledger · Lantern');
+    expect(meta(html, 'twitter:description')).toBe('Block 4200 of the local ledger: 2,002 transactions (versions 31813–33814), in Lantern.');
+    for (const key of ['og:image', 'twitter:image']) {
+      const image = new URL(meta(html, key)!);
+      expect(image.origin, key).toBe(ORIGIN);
+      const res = await fetch(app.url + image.pathname + image.search);
+      expect(res.status, key).toBe(200);
+      expect(res.headers.get('content-type'), key).toBe('image/png');
+      expect(pngSize(new Uint8Array(await res.arrayBuffer())), key).toEqual({ width: 1200, height: 630 });
+    }
+  });
+
+  it('a transaction page names the transaction once, with its description and OpenGraph and Twitter tags', async () => {
+    const hash = '0x1fa8c7e71204848d8477f219f038b8328490cff7b5d0bd3e4f85ad35c64b73f5'; // the first spam airdrop of the devnet
+    const html = await page(`/tx/${hash}?chain=devnet`);
+    expect(html).toContain('<title>Transaction 0x1fa8…73f5 · Lantern</title>');
+    expect(meta(html, 'description')).toBe(`Transaction ${hash}: its status, value, fee, transfers, internal calls and logs, in Lantern.`);
+    expect(meta(html, 'og:title')).toBe('Transaction 0x1fa8…73f5 · Lantern');
+    expect(meta(html, 'og:description')).toBe(`Transaction ${hash}: its status, value, fee, transfers, internal calls and logs, in Lantern.`);
+    expect(meta(html, 'twitter:card')).toBe('summary');
+    expect(meta(html, 'twitter:title')).toBe('Transaction 0x1fa8…73f5 · Lantern');
   });
 
   it('a browser’s head names the block once the block is cached', async () => {
@@ -76,6 +110,76 @@ describe('link previews', () => {
     const html = await page('/ledger/local/versions/5');
     expect(html).toContain('<title>Version 5 · local ledger · Lantern</title>');
     expect(html).toContain('pruned');
+  });
+});
+
+describe('link previews of a signed-in person', () => {
+  const { encodeReply } = createRequire(import.meta.url)('next/dist/compiled/react-server-dom-turbopack/client.node') as {
+    encodeReply: (v: unknown) => Promise<FormData | string>;
+  };
+  function actionId(name: string): string {
+    const manifest = JSON.parse(readFileSync(path.resolve('.next/server/server-reference-manifest.json'), 'utf8'));
+    const entry = Object.entries(manifest.node as Record<string, { exportedName?: string }>).find(([, v]) => v.exportedName === name);
+    if (!entry) throw new Error(`server action ${name} not in the build manifest`);
+    return entry[0];
+  }
+  async function action(name: string, body: BodyInit, cookie?: string) {
+    const headers: Record<string, string> = { 'next-action': actionId(name), accept: 'text/x-component', origin: ORIGIN };
+    if (typeof body === 'string') headers['content-type'] = 'text/plain;charset=UTF-8';
+    if (cookie) headers.cookie = cookie;
+    const res = await fetch(app.url + '/', { method: 'POST', headers, body });
+    const text = await res.text();
+    const line = text.split('\n').find((l) => /^[0-9a-f]+:\{"ok":/.test(l));
+    return { status: res.status, value: line ? JSON.parse(line.slice(line.indexOf(':') + 1)) : undefined, setCookie: res.headers.getSetCookie() };
+  }
+
+  it('are the same as anyone’s, and never show a private saved label', async () => {
+    // Dave signs in with his devnet key, as the page does, and saves Alice under a private label.
+    const dave = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: 4 });
+    const challenge = await action('requestChallengeAction', JSON.stringify([dave.address, 31337]));
+    expect(challenge.value).toMatchObject({ ok: true });
+    const siwe = challenge.setCookie.find((c) => c.startsWith('lantern_siwe='))!.split(';')[0];
+    const message = challenge.value.message as string;
+    const verified = await action('verifyChallengeAction', JSON.stringify([message, await dave.signMessage({ message })]), siwe);
+    expect(verified.value).toMatchObject({ ok: true });
+    const session = verified.setCookie.find((c) => c.startsWith('lantern_session='))!.split(';')[0];
+    const form = new FormData();
+    form.append('address', ALICE);
+    form.append('label', 'Private label of Dave');
+    const saved = await action('saveWalletAction', (await encodeReply([null, form])) as FormData, session);
+    expect(saved.value).toMatchObject({ ok: true, label: 'Private label of Dave' });
+
+    const signedIn = await page(`/wallet/${ALICE}`, { cookie: session });
+    expect(signedIn).toContain('Private label of Dave'); // the page itself shows Dave his label
+    const anyone = await page(`/wallet/${ALICE}`);
+    expect(anyone).not.toContain('Private label of Dave');
+    expect(previewTags(signedIn)).toEqual(previewTags(anyone));
+    expect(previewTags(signedIn).title).toBe('Wallet 0x7099…79C8 · Lantern');
+    const image = async (cookie?: string) => {
+      const res = await fetch(app.url + previewTags(anyone).og.image!, { headers: cookie ? { cookie } : {} });
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer()).toString('base64');
+    };
+    expect(await image(session)).toBe(await image());
+  });
+});
+
+describe('the home page off the devnets', () => {
+  let hosted: LanternInstance;
+  beforeAll(async () => {
+    // Hosted mode with no DEFAULT_CHAIN: Lantern reads no devnet, so it has no devnet story to tell.
+    hosted = await startLantern({ DATA_API_KEY: 'newcomer-test-key', DATA_API_URL: 'http://127.0.0.1:9', AUTH_API_URL: 'http://127.0.0.1:9', PUBLIC_URL: ORIGIN });
+  });
+  afterAll(() => hosted?.stop());
+
+  it('has no devnet showcase, where the devnet home has one', async () => {
+    const devnetHome = await page('/');
+    expect(devnetHome).toContain('id="devnet-showcase"');
+    expect(devnetHome).toContain('Start here: the devnets’ story');
+    const home = await page('/', {}, hosted);
+    expect(home).toContain('Read any wallet, and any ledger block.');
+    expect(home).not.toContain('devnet-showcase');
+    expect(home).not.toContain('the devnets’ story');
   });
 });
 

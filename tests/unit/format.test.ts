@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge, formatDecimal, formatTokenId, formatUnits, formatUtc, truncateMiddle } from '@/lib/format';
+import { formatAge, formatDecimal, formatTokenId, formatUnits, formatUnixSeconds, formatUtc, truncateMiddle, utcDate } from '@/lib/format';
 
 describe('formatUnits', () => {
   it('places the decimal point by the token decimals', () => {
@@ -59,5 +59,27 @@ describe('formatTokenId', () => {
     expect(formatTokenId('0xff', 'decimal')).toBe('255');
     expect(formatTokenId('66388772599617078469438904114703984066464599303204452128467118810569801465862', 'hex')).toMatch(/^0x92c6b6b4a1817e76/);
     expect(formatTokenId('not-a-number', 'hex')).toBe('not-a-number');
+  });
+});
+
+describe('one wording for every time', () => {
+  it('takes an ISO string or epoch milliseconds alike', () => {
+    expect(formatUtc(Date.parse('2026-03-02T11:55:55Z'))).toBe('2026-03-02 11:55:55 UTC');
+    expect(utcDate(Date.parse('2026-03-02T23:59:59Z'))).toBe('2026-03-02');
+    expect(formatAge(Date.parse('2026-07-20T11:55:00Z'), Date.parse('2026-07-20T12:00:00Z'))).toBe('5 min ago');
+  });
+  it('words the ledger’s expiration seconds in UTC, and shows what no date can hold as given', () => {
+    expect(formatUnixSeconds('1772452555')).toBe('2026-03-02 11:55:55 UTC');
+    expect(formatUnixSeconds('18446744073709551615')).toBe('18446744073709551615');
+    expect(formatUnixSeconds('999999999999')).toBe('999999999999');
+    expect(formatUtc('not a time')).toBe('not a time');
+  });
+});
+
+describe('truncateMiddle is the one middle truncation', () => {
+  it('keeps a given head and tail, and passes through what it would not shorten', () => {
+    expect(truncateMiddle('0x1111111111111111111111111111111111111111111111111111111111111111', 12, 8)).toBe('0x1111111111…11111111');
+    expect(truncateMiddle('12345678901234567890', 12, 8)).toBe('12345678901234567890');
+    expect(truncateMiddle('123456789012', 6, 4)).toBe('123456…9012');
   });
 });

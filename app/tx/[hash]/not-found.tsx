@@ -1,11 +1,12 @@
 import Link from 'next/link';
+import { PageShell } from '@/components/layout/page-shell';
 import { TxNotFoundDetails } from '@/components/tx/tx-not-found';
 import { chainOptions, defaultChainName } from '@/lib/server/page';
 
 /** An unknown or malformed transaction hash: a real 404 that says so, and the ways on. */
 export default function TransactionNotFound() {
   return (
-    <main className="mx-auto max-w-page px-4 py-6">
+    <PageShell>
       <div className="max-w-prose">
         <h1 className="text-xl font-semibold">Transaction not found</h1>
         <TxNotFoundDetails chains={chainOptions('history')} defaultChain={defaultChainName('history')} />
@@ -13,6 +14,6 @@ export default function TransactionNotFound() {
           <Link href="/">Go to the home page</Link>
         </p>
       </div>
-    </main>
+    </PageShell>
   );
 }

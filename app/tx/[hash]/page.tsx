@@ -1,8 +1,9 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { previewMetadata, txPreview } from '@/app/_og/previews';
+import { AddressLink } from '@/components/ui/address-link';
 import { CopyButton } from '@/components/ui/copy-button';
-import { ErrorState } from '@/components/wallet/error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import type { Chain } from '@/lib/chains';
 import { badParameter } from '@/lib/errors';
@@ -12,6 +13,7 @@ import { formatUnits, formatUtc } from '@/lib/format';
 import { chainForView, toErrorInfo } from '@/lib/server/page';
 import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/view/tx-page';
 import { card } from '@/components/ui/card';
+import { PageShell } from '@/components/layout/page-shell';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +21,7 @@ type Props = { params: Promise<{ hash: string }>; searchParams: Promise<Record<s
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { hash } = await params;
-  return { title: `Transaction ${hash.slice(0, 10)}… · Lantern` };
+  return previewMetadata(txPreview(hash), { image: false });
 }
 
 /**
@@ -40,7 +42,7 @@ export default async function TransactionPage({ params, searchParams }: Props) {
     <TxView tx={loaded.tx} chain={loaded.chain} labels={loaded.labels} tokens={loaded.tokens} />
   ) : null;
   return (
-    <main className="mx-auto max-w-page px-4 py-6">
+    <PageShell>
       <p className="text-xs font-medium uppercase tracking-wide text-ink-muted">Transaction</p>
       <h1 className="mt-1 flex min-w-0 items-start gap-1 text-lg font-semibold">
         <span className="min-w-0 break-all font-mono" data-testid="tx-hash">
@@ -49,7 +51,7 @@ export default async function TransactionPage({ params, searchParams }: Props) {
         <CopyButton value={param} label="Copy transaction hash" />
       </h1>
       <div className="mt-4">{body}</div>
-    </main>
+    </PageShell>
   );
 }
 
@@ -80,14 +82,9 @@ interface ChainInfo {
   decimals: number;
 }
 
+/** A party of this transaction: the kit's address link in full, with the labels known for it. */
 function Party({ address, chain, labels, testId }: { address: string | null; chain: ChainInfo; labels: Record<string, string>; testId?: string }) {
-  if (!address) return <span className="text-ink-muted">none</span>;
-  const label = labels[address.toLowerCase()];
-  return (
-    <Link href={`/wallet/${address}?chain=${encodeURIComponent(chain.name)}`} className="min-w-0 break-all font-mono" data-testid={testId} data-address={address.toLowerCase()}>
-      {label ? `${label} (${address})` : address}
-    </Link>
-  );
+  return <AddressLink address={address} label={address ? labels[address.toLowerCase()] : null} chain={chain.name} form="full" data-testid={testId} />;
 }
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {

@@ -1,8 +1,8 @@
 import { getAddress } from 'viem';
 import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
-import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { ADDRESS_RE } from '@/lib/format';
+import { PageShell } from '@/components/layout/page-shell';
 
 /**
  * Frame shared by a wallet's history and NFT pages: it stays mounted when switching tabs. An invalid
@@ -12,20 +12,16 @@ export default async function WalletLayout({ children, params }: { children: Rea
   const { address } = await params;
   const valid = ADDRESS_RE.test(address) ? getAddress(address.toLowerCase()) : null;
   return (
-    <>
-      <ExplorerProviders>
-        <main className="mx-auto max-w-page px-4 py-6">
-          {valid && (
-            <>
-              <WalletHeading address={valid} />
-              <div className="mt-3">
-                <SaveWalletButton address={valid} />
-              </div>
-            </>
-          )}
-          {children}
-        </main>
-      </ExplorerProviders>
-    </>
+    <PageShell>
+      {valid && (
+        <>
+          <WalletHeading address={valid} />
+          <div className="mt-3">
+            <SaveWalletButton address={valid} />
+          </div>
+        </>
+      )}
+      {children}
+    </PageShell>
   );
 }

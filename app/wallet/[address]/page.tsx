@@ -6,7 +6,7 @@ import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balanc
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
-import { ErrorState } from '@/components/wallet/error-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
@@ -14,7 +14,7 @@ import { zodToBadParameter } from '@/lib/api/handler';
 import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
 import { historyParsers } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/server/page';
-import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
+import { describeTransaction, type ChainView, type SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseNames } from '@/lib/operations/names';
 
@@ -51,15 +51,16 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   // All of the signed-in person's labels (a short list), so pages loaded later in the browser use them too.
   const labels: SavedLabels = Object.fromEntries((await listSavedWallets()).map((w) => [w.address.toLowerCase(), w.label]));
 
-  const { time: _time, ...serverView } = view;
+  // The time display is not part of the API view: toggling it never refetches the rows.
+  const { time, ...serverView } = view;
   return (
     <>
       <Suspense key={chain.name} fallback={<BalanceHeaderSkeleton />}>
         <BalanceHeader address={address} chain={chain.name} />
       </Suspense>
-      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} />
+      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} serverView={view} />
       <Suspense key={JSON.stringify(serverView)} fallback={<div className="mt-4"><HistorySkeleton /></div>}>
-        <FirstPage address={address} view={serverView} chain={chain} labels={labels} otherChains={chains} />
+        <FirstPage address={address} view={serverView} time={time} chain={chain} labels={labels} otherChains={chains} />
       </Suspense>
     </>
   );
@@ -68,12 +69,14 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
 async function FirstPage({
   address,
   view,
+  time,
   chain,
   labels,
   otherChains,
 }: {
   address: string;
   view: ViewState;
+  time: 'age' | 'utc';
   chain: ChainView;
   labels: SavedLabels;
   otherChains: { name: string; label: string }[];
@@ -83,7 +86,8 @@ async function FirstPage({
     // The same validation as the published API, so a bad URL reads exactly like a bad API call.
     const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
     if (!parsed.success) throw zodToBadParameter(parsed.error);
-    initial = { ok: true, page: serializeHistoryPage(await getWalletHistory(address, parsed.data)) };
+    const page = serializeHistoryPage(await getWalletHistory(address, parsed.data));
+    initial = { ok: true, page, rows: [] };
   } catch (e) {
     initial = { ok: false, error: await toErrorInfo(e) };
   }
@@ -92,6 +96,8 @@ async function FirstPage({
     initial.ok && chain.name !== 'devnet'
       ? await reverseNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
+  // The rows are described here, so the browser shows them without downloading the describing code.
+  if (initial.ok) initial = { ...initial, rows: initial.page.result.map((tx) => describeTransaction(tx, address, chain, labels, ens)) };
   // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
   const [missing, indexing] = initial.ok
     ? await Promise.all([historyCoverage().then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
@@ -100,7 +106,7 @@ async function FirstPage({
     <>
       {missing ? <CoverageNote missing={missing} /> : null}
       {indexing ? <IndexingNote /> : null}
-      <HistoryView address={address} chain={chain} serverView={view} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
+      <HistoryView address={address} chain={chain} serverView={view} serverTime={time} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { mainnet } from 'viem/chains';
 import { normalize } from 'viem/ens';
 import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
+import { ADDRESS_RE } from '@/lib/format';
 import { asBreakerOpen, type BreakerOpenError } from '@/lib/sources/breaker';
 import { ensBreaker, rpcTransport } from '@/lib/sources/breakers';
 import type { EnsResult, NameSource } from '@/lib/sources/types';
@@ -45,7 +46,7 @@ let reverseDownUntil = 0;
  */
 async function reverseEnsNames(addresses: string[]): Promise<Record<string, string>> {
   const url = config().ensRpcUrl;
-  const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => /^0x[0-9a-f]{40}$/.test(a)))].slice(0, 100);
+  const unique = [...new Set(addresses.map((a) => a.toLowerCase()).filter((a) => ADDRESS_RE.test(a)))].slice(0, 100);
   if (!url || unique.length === 0 || Date.now() < reverseDownUntil) return {};
   const client = createPublicClient({ chain: mainnet, transport: rpcTransport(url, ensBreaker(url)), batch: { multicall: true } });
   const names: Record<string, string> = {};

@@ -1,5 +1,6 @@
 import 'server-only';
 import { config } from '@/lib/config';
+import { ZERO_ADDRESS } from '@/lib/format';
 import { RpcMethodError, headBlock, hexNum, rpc } from './rpc';
 
 /**
@@ -23,7 +24,6 @@ export interface HistoryCoverage {
   missing: string | null;
 }
 
-const ZERO = '0x0000000000000000000000000000000000000000';
 // On globalThis: the server's route bundles each hold their own copy of this module, and one probe serves them all.
 interface Shared {
   url: string;
@@ -67,7 +67,7 @@ async function probe(known: Partial<NodeCapabilities>): Promise<NodeCapabilities
   const head = await headBlock();
   const [ots, traceFilter] = await Promise.all([
     known.ots ?? offers('ots_getApiLevel', []),
-    known.traceFilter ?? offers('trace_filter', [{ fromBlock: hexNum(head), toBlock: hexNum(head), toAddress: [ZERO] }]),
+    known.traceFilter ?? offers('trace_filter', [{ fromBlock: hexNum(head), toBlock: hexNum(head), toAddress: [ZERO_ADDRESS] }]),
   ]);
   known.ots = ots;
   known.traceFilter = traceFilter;

@@ -1,5 +1,6 @@
+import 'server-only';
 import { formatUnits, toFunctionSelector } from 'viem';
-import { ZERO_ADDRESS } from './logs';
+import { ZERO_ADDRESS, truncateMiddle } from '@/lib/format';
 
 /**
  * Category and one-line summary of a transaction as seen by one wallet, in the hosted API's words
@@ -32,7 +33,7 @@ export interface CategoryInput {
   moves: Movement[];
 }
 
-const short = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+const short = (a: string) => truncateMiddle(a);
 
 function amount(value: bigint, decimals: number | null): string {
   return decimals === null ? value.toString() : formatUnits(value, decimals);

@@ -12,6 +12,7 @@ import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
 import { badParameter } from '@/lib/errors';
+import { isSpamTransaction } from '@/lib/spam';
 
 /**
  * Wallet history from Lantern's own index of an EVM node. A page is: make sure the wallet's activity
@@ -222,7 +223,6 @@ function renderTx(
     methodLabel: label,
     moves,
   });
-  const tokenMoves = moves.filter((m) => m.kind !== 'native');
   const fee = BigInt(t.gasUsed) * BigInt(t.gasPrice);
 
   const tx: WalletTransaction = {
@@ -261,8 +261,7 @@ function renderTx(
     nft_transfers: nfts,
     erc20_transfer: erc20,
     native_transfers: nativeTransfers,
-    // Spam when every token this transaction moved is possible spam and the wallet did not send it.
-    possible_spam: tokenMoves.length > 0 && t.from !== wallet && tokenMoves.every((m) => m.spam),
+    possible_spam: isSpamTransaction(t.from === wallet, moves),
     category,
     summary,
     method_label: label,

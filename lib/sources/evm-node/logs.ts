@@ -7,7 +7,6 @@ import { RpcMethodError, hexNum, rpc } from './rpc';
 export const TOPIC_TRANSFER = keccak256(toHex('Transfer(address,address,uint256)'));
 export const TOPIC_SINGLE = keccak256(toHex('TransferSingle(address,address,address,uint256,uint256)'));
 export const TOPIC_BATCH = keccak256(toHex('TransferBatch(address,address,address,uint256[],uint256[])'));
-export const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 export const ZERO_TOPIC = `0x${'0'.repeat(64)}` as Hex;
 
 export const topicAddress = (t: Hex | string) => `0x${t.slice(26)}`.toLowerCase();

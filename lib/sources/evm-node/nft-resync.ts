@@ -2,7 +2,7 @@ import 'server-only';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { notFound } from '@/lib/errors';
-import type { NftResyncAnswer, NftResyncQuery } from '@/lib/interface/nft-resync';
+import { resyncWaits, type NftResyncAnswer, type NftResyncQuery } from '@/lib/interface/nft-resync';
 import { decodeDataUri, readUri } from './metadata';
 import { fetchTokenMetadata, type FetchOutcome } from './metadata-fetch';
 import { assertNodeChain } from './rpc';
@@ -25,7 +25,7 @@ export async function nodeResyncNft(chain: Chain, contract: string, tokenId: str
     job = resync(chain.id, contract, tokenId, q.flag).finally(() => running.delete(key));
     running.set(key, job);
   }
-  if (q.mode === 'async') {
+  if (!resyncWaits(q)) {
     job.catch(() => undefined);
     return { httpStatus: 202, answer: { status: `Resync of the token's ${q.flag === 'uri' ? 'URI and metadata' : 'metadata'} was started` } };
   }

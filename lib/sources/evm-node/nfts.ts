@@ -1,11 +1,12 @@
 import 'server-only';
+import { ZERO_ADDRESS } from '@/lib/format';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { badParameter } from '@/lib/errors';
 import type { NftItem, NftPage, NftQuery } from '@/lib/interface/nfts';
 import { queryBinding, readCursor, signCursor } from './cursor';
-import { TOPIC_TRANSFER, ZERO_ADDRESS, getLogsRange, parseTransferLog, transferFilters, type NftMove } from './logs';
+import { TOPIC_TRANSFER, getLogsRange, parseTransferLog, transferFilters, type NftMove } from './logs';
 import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
 import { scheduleMetadataFetch } from './metadata-fetch';
 import { ChainChangedError, assertEpoch, chainHead, currentChain } from './chain';

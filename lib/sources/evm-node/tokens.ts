@@ -157,7 +157,27 @@ export function baitText(name: string | null, symbol: string | null): boolean {
   return URL_LIKE.test(text) || BAIT_WORDS.test(text);
 }
 
-/** Rule 2: the token's first mints went to addresses that did not ask for them. */
+/** A mint (Transfer from the zero address) as rule 2 reads it: the minting transaction and the receiver. */
+export interface Mint {
+  tx: string;
+  /** Lower-case receiver; null when the log does not name one. */
+  to: string | null;
+}
+
+/**
+ * Rule 2 of the spam rule: the token was distributed unsolicited. Every mint of the sample went to an
+ * address that did not send the minting transaction (`senders`: transaction -> lower-case sender). A
+ * token never minted, or minted once to whoever asked for it, is not.
+ */
+export function mintedUnsolicited(mints: readonly Mint[], senders: ReadonlyMap<string, string | undefined>): boolean {
+  if (mints.length === 0) return false;
+  return mints.every((m) => m.to !== null && senders.get(m.tx) !== m.to);
+}
+
+/** How many of a token's first mints rule 2 reads. */
+export const MINT_SAMPLE = 50;
+
+/** Rule 2 read from the node: the token's first mints and the senders of their transactions. */
 async function distributedUnsolicited(token: string): Promise<boolean> {
   let logs: { transactionHash: Hex; topics: Hex[] }[];
   try {
@@ -165,11 +185,10 @@ async function distributedUnsolicited(token: string): Promise<boolean> {
   } catch {
     return true; // the node will not say: rule 1 decides alone (documented)
   }
-  const sample = logs.slice(0, 50);
-  if (sample.length === 0) return false;
+  const mints: Mint[] = logs.slice(0, MINT_SAMPLE).map((l) => ({ tx: l.transactionHash, to: l.topics[2] ? topicAddress(l.topics[2]) : null }));
+  if (mints.length === 0) return false;
   const senders = await Promise.all(
-    [...new Set(sample.map((l) => l.transactionHash))].map(async (h) => [h, (await rpc<{ from: string } | null>('eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
+    [...new Set(mints.map((m) => m.tx))].map(async (h) => [h, (await rpc<{ from: string } | null>('eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
   );
-  const from = new Map(senders);
-  return sample.every((l) => l.topics[2] && from.get(l.transactionHash) !== topicAddress(l.topics[2]));
+  return mintedUnsolicited(mints, new Map(senders));
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Hex } from 'viem';
 import type { CallFrame } from './tx-facts';
 

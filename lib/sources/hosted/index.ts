@@ -1,6 +1,7 @@
 import 'server-only';
 import { allChains, resolveChain } from '@/lib/chains';
 import { config } from '@/lib/config';
+import { resyncWaits } from '@/lib/interface/nft-resync';
 import type {
   BalanceSource,
   EvmChainSource,
@@ -47,7 +48,7 @@ export const hostedTx: TransactionSource = {
 
 export const hostedNftResync: NftResyncSource = {
   // The hosted API queues an async resync (202) and answers a sync one (200).
-  resync: async (chain, contract, tokenId, q) => ({ httpStatus: q.mode === 'async' ? 202 : 200, answer: await hostedResyncNft(chain, contract, tokenId, q) }),
+  resync: async (chain, contract, tokenId, q) => ({ httpStatus: resyncWaits(q) ? 200 : 202, answer: await hostedResyncNft(chain, contract, tokenId, q) }),
 };
 
 export const hostedSignIn: SignInSource = {

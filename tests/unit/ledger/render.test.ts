@@ -1,9 +1,10 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { toBlockView, toDetail, toRow } from '@/components/ledger/model';
+import { toBlockView, toDetail, toRow } from '@/lib/view/ledger-block';
 import { formatMicros, octasToApt } from '@/lib/format';
-import { parseBlock, type LedgerTransaction } from '@/lib/interface/ledger';
+import type { LedgerTransaction } from '@/lib/interface/ledger';
+import { parseBlock } from '../../support/ledger-schemas';
 import { readReference, referenceFiles } from '../../support/reference';
 
 // The table imports a server action; outside Next it is a plain function we never call here.

@@ -1,24 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  aptosErrorSchema,
   blockMetadata,
   blockMetadataTransactionSchema,
   blockQuerySchema,
   blockResponseSchema,
   blockSchema,
-  gatewayErrorSchema,
   genesisTransactionSchema,
   ledgerErrorBodySchema,
   ledgerNetworkSchema,
   ledgerVersionSchema,
-  legacyAptosErrorSchema,
-  parseBlock,
   serializeBlock,
   stateCheckpointTransactionSchema,
   transactionCount,
   userTransactionSchema,
   type UserTransaction,
 } from '@/lib/interface/ledger';
+import { aptosErrorSchema, gatewayErrorSchema, legacyAptosErrorSchema, parseBlock } from '../../support/ledger-schemas';
 import { describeZodError } from '@/lib/interface/zod-errors';
 import { readReference, referenceFiles } from '../../support/reference';
 

@@ -29,6 +29,14 @@ describe('layer boundaries', () => {
     ['a source importing an operation', 'lib/sources/evm-node/x.ts', "import { getTransaction } from '@/lib/operations/transaction';\nexport const a = getTransaction;\n"],
     ['an operation importing a source folder', 'lib/operations/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],
     ['lib importing a component', 'lib/view/x.ts', "import { CopyButton } from '@/components/ui/copy-button';\nexport const a = CopyButton;\n"],
+    ['a server action importing a component module', 'app/actions/x.ts', "import { card } from '@/components/ui/card';\nexport const a = card;\n"],
+    ['a server action importing a source', 'app/actions/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['auth importing the source picker', 'lib/auth/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['a page helper importing a source folder', 'lib/server/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],
+    ['the API plumbing importing a shared source module', 'lib/api/x.ts', "import { breakerSnapshots } from '@/lib/sources/breakers';\nexport const a = breakerSnapshots;\n"],
+    ['the cache importing a source by path', 'lib/cache/x.ts', "import { hostedRequest } from '../sources/hosted/client';\nexport const a = hostedRequest;\n"],
+    ['view logic importing the source interfaces', 'lib/view/x.ts', "import type { SourceKind } from '@/lib/sources/types';\nexport const a: SourceKind | null = null;\n"],
+    ['a root lib module importing the picker by path', 'lib/x.ts', "import { sources } from './sources';\nexport const a = sources;\n"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
   });
@@ -62,6 +70,26 @@ describe('one place each for the mode, the environment and logging', () => {
     ].join('\n');
     expect(await broken('lib/operations/x.ts', code)).toEqual(['2:no-restricted-syntax', '4:no-restricted-syntax', '5:no-restricted-properties', '6:no-console']);
     expect(await broken('components/x.tsx', code)).toEqual(['2:no-restricted-syntax', '4:no-restricted-syntax', '5:no-restricted-properties', '6:no-console']);
+  });
+
+  it.each([
+    ['held in any variable', 'const settings2 = config();\nexport const b = settings2.mode;\n'],
+    ['read by a computed key', "export const b = config()['mode'];\n"],
+    ['destructured', 'const { mode } = config();\nexport const b = mode;\n'],
+    ['destructured under another name', 'const { mode: m } = config();\nexport const b = m;\n'],
+    ['destructured from a variable', "const x = config();\nconst { 'mode': m } = x;\nexport const b = m;\n"],
+  ])('refuses the mode %s', async (_what, body) => {
+    const code = `import { config } from '@/lib/config';\n${body}`;
+    const lines = body.split('\n');
+    const line = lines.findIndex((l) => l.includes('mode')) + 2;
+    for (const file of ['lib/operations/x.ts', 'lib/auth/x.ts', 'app/x/page.tsx', 'lib/sources/hosted/x.ts']) {
+      expect(await broken(file, code)).toEqual([`${line}:no-restricted-syntax`]);
+    }
+  });
+
+  it("reads the resync query's own mode=sync|async through resyncWaits, which lint lets stand", async () => {
+    const code = "import { resyncWaits, type NftResyncQuery } from '@/lib/interface/nft-resync';\nexport const w = (q: NftResyncQuery) => resyncWaits(q);\n";
+    expect(await broken('lib/sources/hosted/x.ts', code)).toEqual([]);
   });
 
   it('lets lib/config.ts read the environment and lib/sources/index.ts the mode', async () => {

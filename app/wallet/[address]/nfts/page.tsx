@@ -3,9 +3,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { createLoader, type inferParserType } from 'nuqs/server';
 import { Suspense } from 'react';
-import { ErrorState } from '@/components/wallet/error-state';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
 import { NftCard, type NftCardView } from '@/components/wallet/nft-card';
 import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
+import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
 import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { SyncingBanner } from '@/components/wallet/syncing-banner';
@@ -19,7 +21,6 @@ import { resolveNftMedia, safeText, type Gateways } from '@/lib/view/nft-media';
 import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/view/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/server/page';
-import { card } from '@/components/ui/card';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
 
 export const dynamic = 'force-dynamic';
@@ -53,7 +54,9 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
           <BalanceHeader address={address} chain={chainResult.chain.name} />
         </Suspense>
       )}
-      <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+      <ExplorerProviders>
+        <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+      </ExplorerProviders>
       <section aria-labelledby="nft-heading" className="mt-4">
         <h2 id="nft-heading" className="sr-only">
           NFTs held
@@ -99,17 +102,14 @@ async function NftGrid({ address, view, chainLabel }: { address: string; view: N
     <>
       {page.status === 'SYNCING' && <SyncingBanner />}
       {cards.length === 0 ? (
-        <div className={`${card} px-4 py-6`}>
-          <h3 className="font-semibold">{pageNumber > 1 ? 'No more NFTs' : wanted.size ? 'No NFTs from these contracts' : `No NFTs on ${chainLabel}`}</h3>
-          <p className="mt-1 text-sm text-ink-muted">
+        <EmptyState title={pageNumber > 1 ? 'No more NFTs' : wanted.size ? 'No NFTs from these contracts' : `No NFTs on ${chainLabel}`}>
             {wanted.size
               ? 'This wallet holds nothing from the contracts in the filter. '
               : page.status === 'SYNCING'
                 ? 'Nothing found yet; the source is still reading this wallet. '
                 : `This wallet holds no NFTs on ${chainLabel}${view.spam ? '' : ' (possible spam hidden)'}. `}
             {wanted.size ? <Link className="underline" href={href({ contract: [], cursor: [] })}>Clear the filter</Link> : !view.spam ? <Link className="underline" href={href({ spam: true, cursor: [] })}>Show possible spam</Link> : null}
-          </p>
-        </div>
+        </EmptyState>
       ) : (
         <ul aria-label={`NFTs, page ${pageNumber}`} className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
           {cards.map((card) => (

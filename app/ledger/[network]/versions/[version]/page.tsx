@@ -6,17 +6,20 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { BlockSummary } from '@/components/ledger/block-summary';
-import { LedgerError, type LedgerErrorKind } from '@/components/ledger/ledger-error';
-import { toBlockView } from '@/components/ledger/model';
+import { ErrorState } from '@/components/ui/error-state';
+import { toBlockView } from '@/lib/view/ledger-block';
 import { LocalBanner, NetworkSwitch } from '@/components/ledger/network-switch';
 import { TransactionsTable } from '@/components/ledger/transactions-table';
 import { VersionSearch } from '@/components/ledger/version-search';
-import { isLanternError } from '@/lib/errors';
 import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
 import { queryBoolean } from '@/lib/interface/common';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import { renderTime, safeDecode, toErrorInfo } from '@/lib/server/page';
+import type { ErrorInfo } from '@/lib/view/error-copy';
+import { ledgerErrorCopy, ledgerErrorKind } from '@/lib/view/ledger-error-copy';
 import { card } from '@/components/ui/card';
+import { pulse } from '@/components/ui/skeleton';
+import { PageShell } from '@/components/layout/page-shell';
 
 type Props = {
   params: Promise<{ network: string; version: string }>;
@@ -57,13 +60,13 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
   const net = network.success ? network.data : 'local';
   const path = (n: string) => `/ledger/${n}/versions/${version.success ? version.data : encodeURIComponent(versionText)}${query}`;
 
-  let failure: { kind: LedgerErrorKind; message?: string } | undefined;
-  if (!network.success) failure = { kind: 'invalid_network', message: `“${rawNetwork}” is not a ledger network Lantern knows.` };
-  else if (!version.success) failure = { kind: 'invalid_version', message: `“${versionText.slice(0, 80)}” is not a valid version.` };
+  let failure: ErrorInfo | undefined;
+  if (!network.success) failure = { code: 'invalid_parameter', parameter: 'network', status: 400, message: `“${rawNetwork.slice(0, 80)}” is not a ledger network Lantern knows.` };
+  else if (!version.success) failure = { code: 'invalid_parameter', parameter: 'version', status: 400, message: `“${versionText.slice(0, 80)}” is not a valid version.` };
 
   // The header answers at once; the block streams in below it (a mainnet node can take a moment).
   return (
-    <main className="mx-auto max-w-page space-y-5 px-4 py-8">
+    <PageShell className="space-y-5">
       <header className="space-y-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div>
@@ -78,13 +81,13 @@ export default async function LedgerVersionPage({ params, searchParams }: Props)
         {net === 'local' && network.success && <LocalBanner />}
       </header>
 
-      {failure && <LedgerError kind={failure.kind} message={failure.message} />}
+      {failure && <LedgerError error={failure} />}
       {!failure && network.success && version.success && (
         <Suspense key={`${net}/${version.data}/${withTransactions}`} fallback={<BlockSkeleton />}>
           <BlockSection network={network.data} version={version.data} withTransactions={withTransactions} query={query} />
         </Suspense>
       )}
-    </main>
+    </PageShell>
   );
 }
 
@@ -93,9 +96,7 @@ async function BlockSection({ network, version, withTransactions, query }: { net
   try {
     block = await getBlockByVersion(network, version, withTransactions);
   } catch (e) {
-    await toErrorInfo(e); // logged as every page logs a failure (lib/server/page.ts); shown in the ledger's own words
-    const failure = describeFailure(e);
-    return <LedgerError kind={failure.kind} message={failure.message} />;
+    return <LedgerError error={await toErrorInfo(e)} />;
   }
   const view = toBlockView(block);
   return (
@@ -135,17 +136,25 @@ async function BlockSection({ network, version, withTransactions, query }: { net
 function BlockSkeleton() {
   return (
     <div aria-busy="true" className="space-y-3">
-      <div className={`h-40 animate-pulse ${card}`} />
+      <div className={`h-40 ${pulse} ${card}`} />
       <p className="text-sm text-ink-muted">Loading the block…</p>
     </div>
   );
 }
 
-function describeFailure(e: unknown): { kind: LedgerErrorKind; message?: string } {
-  if (!isLanternError(e)) return { kind: 'failed' };
-  if (e.status === 400) return { kind: 'invalid_version', message: e.message };
-  if (e.status === 404) return { kind: 'not_found', message: e.message };
-  if (e.status === 410) return { kind: 'pruned', message: e.message };
-  if (e.status === 502 || e.status === 503 || e.status === 504) return { kind: 'unavailable', message: e.message };
-  return { kind: 'failed', message: e.message };
+/** Every failure of this page, in the app's one error vocabulary, with the ledger's ways on. */
+function LedgerError({ error }: { error: ErrorInfo }) {
+  return (
+    <ErrorState
+      error={error}
+      copy={ledgerErrorCopy(error)}
+      data-testid={`ledger-error-${ledgerErrorKind(error)}`}
+      actions={
+        <>
+          <span className="text-ink-muted">Look up another version in the box above, or</span>
+          <Link href="/">go to the home page</Link>
+        </>
+      }
+    />
+  );
 }

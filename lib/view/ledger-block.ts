@@ -9,6 +9,7 @@ import {
   type LedgerTransaction,
   type TransactionType,
 } from '@/lib/interface/ledger';
+import { truncateMiddle } from '@/lib/format';
 
 /**
  * What the ledger page shows, computed on the server from the parsed block. Rows are small (the table
@@ -71,7 +72,7 @@ export function formatArguments(args: unknown[]): string {
   return args
     .map((a) => {
       const s = typeof a === 'string' ? a : JSON.stringify(a);
-      return s.length > 24 ? `${s.slice(0, 12)}…${s.slice(-8)}` : s;
+      return truncateMiddle(s, 12, 8);
     })
     .join(', ');
 }
