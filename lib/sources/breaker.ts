@@ -74,6 +74,17 @@ export function asBreakerOpen(e: unknown): BreakerOpenError | undefined {
   return new BreakerOpenError(String(x.source ?? ''), x.message, typeof x.retryAfter === 'number' ? x.retryAfter : 1);
 }
 
+/** The breaker's answer anywhere in a cause chain (viem wraps what fetch threw), if there is one. */
+export function breakerOpenInChain(e: unknown): BreakerOpenError | undefined {
+  let cur = e as { cause?: unknown } | undefined;
+  for (let i = 0; cur && i < 6; i++) {
+    const open = asBreakerOpen(cur);
+    if (open) return open;
+    cur = cur.cause as typeof cur;
+  }
+  return undefined;
+}
+
 interface Ticket {
   probe: boolean;
 }

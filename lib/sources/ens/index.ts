@@ -5,7 +5,7 @@ import { normalize } from 'viem/ens';
 import { cached } from '@/lib/cache';
 import { config } from '@/lib/config';
 import { ADDRESS_RE } from '@/lib/format';
-import { asBreakerOpen, type BreakerOpenError } from '@/lib/sources/breaker';
+import { breakerOpenInChain } from '@/lib/sources/breaker';
 import { ensBreaker, rpcTransport } from '@/lib/sources/breakers';
 import type { EnsResult, NameSource } from '@/lib/sources/types';
 
@@ -29,7 +29,7 @@ async function resolveEnsName(name: string): Promise<EnsResult> {
     const address = await client.getEnsAddress({ name: normalized });
     return address ? { ok: true, address } : { ok: false, reason: `${name} does not resolve to an address.` };
   } catch (e) {
-    const open = breakerError(e);
+    const open = breakerOpenInChain(e);
     if (open) return { ok: false, reason: `${open.message} Paste the 0x address of ${name} instead.` };
     return { ok: false, reason: `The ENS node did not answer while resolving ${name}; try again.` };
   }
@@ -63,13 +63,3 @@ async function reverseEnsNames(addresses: string[]): Promise<Record<string, stri
   return { ...names };
 }
 
-/** viem wraps what fetch threw: find the breaker's answer in the cause chain. */
-function breakerError(e: unknown): BreakerOpenError | undefined {
-  let cur = e as { cause?: unknown } | undefined;
-  for (let i = 0; cur && i < 6; i++) {
-    const open = asBreakerOpen(cur);
-    if (open) return open;
-    cur = cur.cause as typeof cur;
-  }
-  return undefined;
-}

@@ -19,7 +19,7 @@ import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import { profileIdFor } from '@/lib/auth/profile';
-import { asBreakerOpen, type BreakerOpenError } from '@/lib/sources/breaker';
+import { breakerOpenInChain } from '@/lib/sources/breaker';
 import { evmNodeBreaker, rpcTransport } from '@/lib/sources/breakers';
 import type { SignInSource } from '@/lib/sources/types';
 
@@ -213,7 +213,7 @@ async function checkSignature(address: Address, chainId: number, message: string
     // EIP-6492 (counterfactual), EIP-1271 (deployed) and ECDSA, through viem's universal validator.
     ok = await client.verifyMessage({ address, message, signature });
   } catch (e) {
-    const open = breakerError(e);
+    const open = breakerOpenInChain(e);
     if (open) throw open;
     if (isTransportError(e)) {
       throw new LanternError(503, 'upstream_unavailable', `Lantern could not reach the RPC of chain ${chainId} to check a contract-wallet signature; try again.`, {
@@ -239,16 +239,6 @@ function isTransportError(e: unknown): boolean {
   return e instanceof BaseError && !!e.walk((x) => x instanceof HttpRequestError || x instanceof TimeoutError);
 }
 
-/** viem wraps what fetch threw: the node's breaker answering at once, found in the cause chain. */
-function breakerError(e: unknown): BreakerOpenError | undefined {
-  let cur = e as { cause?: unknown } | undefined;
-  for (let i = 0; cur && i < 6; i++) {
-    const open = asBreakerOpen(cur);
-    if (open) return open;
-    cur = cur.cause as typeof cur;
-  }
-  return undefined;
-}
 
 // The RPC's chain id, asked once per process (cleared on failure so a node that comes up later is found).
 const g = globalThis as unknown as { __lanternRpcChain?: Promise<number>; __lanternRpcClient?: PublicClient };
@@ -274,7 +264,7 @@ async function clientFor(chainId: number): Promise<PublicClient | undefined> {
   try {
     return (await rpcChainId()) === chainId ? rpcClient() : undefined;
   } catch (e) {
-    const open = breakerError(e);
+    const open = breakerOpenInChain(e);
     if (open) throw open;
     if (config().evmIsDevnet && chainId === 31337) {
       throw new LanternError(503, 'upstream_unavailable', 'Lantern could not reach the devnet RPC to check a contract-wallet signature; is the devnet running?');
