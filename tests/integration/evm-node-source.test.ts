@@ -53,8 +53,9 @@ afterAll(async () => {
   await proxy?.stop();
 });
 
-describe('NFT indexing jobs', () => {
-  // First in the file: bob has not been touched yet, so his job is a first job.
+// One story in order: the first test makes bob's first request (so his job is a first job), and the
+// tests after it read what that job indexed. No other suite in this file asks for NFTs.
+describe('NFT indexing jobs', { shuffle: false }, () => {
   it('two concurrent first requests start one job, answer SYNCING, then SYNCED', async () => {
     const bob = addr('bob');
     const bobTopic = `0x${'0'.repeat(24)}${bob.slice(2)}`;
