@@ -134,7 +134,15 @@ describe('GET /api/v2.2/{address}/balance', () => {
   });
 
   it('the wallet page shows the balance in the chain’s currency, the transaction count and activity', async () => {
+    // Two payments of its own (other tests in this file may have made more), seen by node mode once its head moves.
+    await pay(5n);
+    await pay(7n);
     const expected = await nodeBalance(WALLET);
+    for (let i = 0; i < 300; i++) {
+      const seen = await (await fetch(`${node.url}/api/v2.2/${WALLET}/balance?chain=devnet`, { headers: { 'X-API-Key': UPSTREAM_KEY } })).json();
+      if (seen.balance === expected) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const html = await (await fetch(`${node.url}/wallet/${WALLET}?chain=devnet`)).text();
     expect(html).toContain(`data-wei="${expected}"`);
     expect(html).toMatch(/data-testid="balance"[^>]*>[\d,.]+<!-- --> <!-- -->ETH/);
@@ -150,12 +158,14 @@ describe('GET /api/v2.2/{address}/balance', () => {
     }
     expect(html).toMatch(new RegExp(`data-testid="tx-count"[^>]*>${count}<`));
     // First and last activity: the first and latest of those blocks' times, as the page writes times (UTC).
-    expect(times.length).toBe(2); // this file's two payments (the chain is its own)
+    expect(times.length).toBeGreaterThanOrEqual(2); // this file's payments (the chain is its own)
     const utc = (seconds: number) => `${new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
     const [first, last] = [utc(Math.min(...times)), utc(Math.max(...times))];
     expect(html).toContain(`data-testid="first-activity">${first}</dd>`);
     expect(html).toContain(`data-testid="last-activity">${last}</dd>`);
     // Through a hosted Lantern: the same balance; the hosted API gives no count, and the page says so.
+    // Its clock first passes every lifetime of what it may have kept from earlier tests.
+    advanceHosted(3_600_000);
     const hostedHtml = await (await fetch(`${hosted.url}/wallet/${WALLET}?chain=devnet`)).text();
     expect(hostedHtml).toContain(`data-wei="${await nodeBalance(WALLET)}"`);
     expect(hostedHtml).toMatch(/data-testid="tx-count"[^>]*>Not known</);

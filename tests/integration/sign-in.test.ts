@@ -554,9 +554,10 @@ describe.runIf(pgAvailable)('two instances on PostgreSQL', () => {
     const accountText = async (on: LanternInstance) => {
       const html = await (await fetch(on.url, { headers: { cookie } })).text();
       const area = /data-testid="account"[^>]*>([\s\S]*?)<\/div>/.exec(html)![1];
-      return area.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+      // The saved-wallets menu streams in: whether its fallback is still in the first chunk is timing, not behaviour.
+      return area.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]+>/g, ' ').replace('Loading wallets…', ' ').replace(/\s+/g, ' ').trim();
     };
-    const signedIn = `${account.address.slice(0, 6)}…${account.address.slice(-4)} Sign out Loading wallets…`;
+    const signedIn = `${account.address.slice(0, 6)}…${account.address.slice(-4)} Sign out`;
     expect(await accountText(a)).toBe(signedIn);
     expect(await accountText(soon)).toBe(signedIn);
     expect(await accountText(later)).toBe('Sign in');
