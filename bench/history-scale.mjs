@@ -95,6 +95,14 @@ async function seed(rpc, log) {
   });
   // Interleaved, so every wallet's history spans the same blocks: a small wallet's page is not cheap for being alone.
   specs.sort((a, b) => (a.i ??= Math.random()) - (b.i ??= Math.random()));
+  // Nonces set here: anvil answers a batch's requests concurrently, and two of one sender's would take the same nonce.
+  const nonces = new Map();
+  for (const tx of specs) {
+    const from = tx.from.toLowerCase();
+    if (!nonces.has(from)) nonces.set(from, Number(await rpc.call('eth_getTransactionCount', [tx.from, 'pending'])));
+    tx.nonce = `0x${nonces.get(from).toString(16)}`;
+    nonces.set(from, nonces.get(from) + 1);
+  }
   const t0 = performance.now();
   await rpc.call('evm_setAutomine', [false]);
   for (let i = 0; i < specs.length; i += PER_BLOCK) {

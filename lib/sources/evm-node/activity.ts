@@ -96,8 +96,9 @@ export async function activityHead(): Promise<{ head: number; epoch: number }> {
 }
 
 /**
- * Reads the windows a page needs (see above) and starts the background fill of the rest. Afterwards,
- * the page's keyset query over evm_wallet_activity returns exactly the wallet's transactions.
+ * Reads the windows a page needs (see above). Afterwards the page's keyset query over
+ * evm_wallet_activity returns exactly the wallet's transactions; the page then starts the background
+ * fill of the rest (startBackgroundFill), once it has read what it shows.
  */
 export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed): Promise<void> {
   const ctx: Ctx = { chainId, address, head: at.head, epoch: at.epoch, final: at.head - reorgDepth() };
@@ -122,7 +123,6 @@ export async function ensureCovered(chainId: number, address: string, at: { head
     const now = await chainHead();
     await cover({ ...ctx, head: now.head, epoch: now.epoch, final: now.head - reorgDepth() }, { ...need, to: Math.min(need.to, now.head) });
   }
-  scheduleFill(chainId, address);
 }
 
 /** Stored spans, and the unfinal blocks this process read at this head. */
@@ -413,7 +413,8 @@ function fillGaps(cov: Span[]): Span[] {
   return top ? gaps(cov, 1, top.hi).reverse() : [];
 }
 
-function scheduleFill(chainId: number, address: string): void {
+/** Starts reading the wallet's older windows in the background, unless this process already is. */
+export function startBackgroundFill(chainId: number, address: string): void {
   const key = `${chainId}:${address}`;
   if (st.fills.has(key)) return;
   const job = inBackground(() => fill(chainId, address))

@@ -116,12 +116,10 @@ interface CallTrace {
 let tracer: 'callTracer' | 'trace_transaction' | 'none' = 'callTracer';
 
 async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
-  const [tx, receipt, calls] = await Promise.all([
-    rpc<RpcTx | null>('eth_getTransactionByHash', [hash]),
-    rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash]),
-    traceCalls(hash),
-  ]);
+  const [tx, receipt] = await Promise.all([rpc<RpcTx | null>('eth_getTransactionByHash', [hash]), rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash])]);
   if (!tx || !receipt || !tx.blockNumber) throw new RpcMethodError('eth_getTransactionReceipt', undefined, `transaction ${hash} is not in a block`);
+  // A trace replays the block up to the transaction, the dearest read of a page: skipped where no code ran.
+  const calls = ranNoCode(tx, receipt) ? [] : await traceCalls(hash);
   const blockNumber = Number(tx.blockNumber);
   const erc20: Erc20Move[] = [];
   const nft: NftMove[] = [];
@@ -153,6 +151,15 @@ async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
     nft,
     calls,
   };
+}
+
+/**
+ * A call with no input that used exactly the intrinsic 21,000 gas ran no opcode that costs gas, so it made
+ * no internal call (every CALL, CREATE or SELFDESTRUCT costs gas; so does reaching a precompile or a
+ * delegated EOA's code).
+ */
+export function ranNoCode(tx: { to: string | null; input: string }, receipt: { gasUsed: string }): boolean {
+  return tx.to !== null && (tx.input === '0x' || tx.input === '') && BigInt(receipt.gasUsed) === 21_000n;
 }
 
 /** Internal calls from debug_traceTransaction (callTracer), else trace_transaction, else none. */
@@ -197,10 +204,21 @@ async function traceCalls(hash: string): Promise<CallFrame[] | null> {
 const blockMemory = new Map<string, number>();
 
 /** A block's timestamp (see the rule above). */
-export async function blockTimestamp(chainId: number, n: number): Promise<number> {
+export function blockTimestamp(chainId: number, n: number): Promise<number> {
   const k = `${chainId}:${n}`;
   const m = blockMemory.get(k);
-  if (m !== undefined) return m;
+  if (m !== undefined) return Promise.resolve(m);
+  // A page's transactions mostly share a few blocks: one read per block, however many ask at once.
+  let reading = blockReads.get(k);
+  if (!reading) {
+    reading = readBlockTimestamp(chainId, n, k).finally(() => blockReads.delete(k));
+    blockReads.set(k, reading);
+  }
+  return reading;
+}
+const blockReads = new Map<string, Promise<number>>();
+
+async function readBlockTimestamp(chainId: number, n: number, k: string): Promise<number> {
   const d = await db();
   const { rows } = await d.query<{ timestamp: string }>('SELECT timestamp FROM evm_block WHERE chain_id = $1 AND number = $2', [chainId, n]);
   if (rows[0]) {
