@@ -85,9 +85,42 @@ const g = globalThis as unknown as {
     /** One foreground coverage run per wallet at a time in this process. */
     queue: Map<string, Promise<unknown>>;
     fills: Map<string, Promise<void>>;
+    /** Pages of a wallet being read in the foreground in this process, and a promise of none. */
+    reading: Map<string, { pages: number; idle: Promise<void>; done: () => void }>;
   };
 };
-const st = (g.__lanternActivity ??= { fresh: new Map(), queue: new Map(), fills: new Map() });
+const st = (g.__lanternActivity ??= { fresh: new Map(), queue: new Map(), fills: new Map(), reading: new Map() });
+
+/**
+ * Reads a page of the wallet's history in the foreground, then starts the background fill of the rest.
+ * The fill reads no window while a page of the same wallet is being read here (the wallet page asks for
+ * three at once): a person's page never waits behind the node reads of the wallet's older history.
+ */
+export async function readingPage<T>(chainId: number, address: string, read: () => Promise<T>): Promise<T> {
+  const key = `${chainId}:${address}`;
+  let r = st.reading.get(key);
+  if (!r) {
+    let done!: () => void;
+    const idle = new Promise<void>((resolve) => (done = resolve));
+    r = { pages: 0, idle, done };
+    st.reading.set(key, r);
+  }
+  r.pages++;
+  try {
+    return await read();
+  } finally {
+    if (--r.pages === 0) {
+      st.reading.delete(key);
+      r.done();
+    }
+    startBackgroundFill(chainId, address);
+  }
+}
+
+/** Resolves once no page of the wallet is being read in the foreground in this process. */
+async function pagesIdle(chainId: number, address: string): Promise<void> {
+  for (let r = st.reading.get(`${chainId}:${address}`); r; r = st.reading.get(`${chainId}:${address}`)) await r.idle;
+}
 
 /** The head and epoch a page is computed at (the chain checked, chain.ts). */
 export async function activityHead(): Promise<{ head: number; epoch: number }> {
@@ -97,8 +130,8 @@ export async function activityHead(): Promise<{ head: number; epoch: number }> {
 
 /**
  * Reads the windows a page needs (see above). Afterwards the page's keyset query over
- * evm_wallet_activity returns exactly the wallet's transactions; the page then starts the background
- * fill of the rest (startBackgroundFill), once it has read what it shows.
+ * evm_wallet_activity returns exactly the wallet's transactions. Called within readingPage, which
+ * starts the background fill of the rest once the page has read what it shows.
  */
 export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed): Promise<void> {
   const ctx: Ctx = { chainId, address, head: at.head, epoch: at.epoch, final: at.head - reorgDepth() };
@@ -414,7 +447,7 @@ function fillGaps(cov: Span[]): Span[] {
 }
 
 /** Starts reading the wallet's older windows in the background, unless this process already is. */
-export function startBackgroundFill(chainId: number, address: string): void {
+function startBackgroundFill(chainId: number, address: string): void {
   const key = `${chainId}:${address}`;
   if (st.fills.has(key)) return;
   const job = inBackground(() => fill(chainId, address))
@@ -447,6 +480,7 @@ async function fill(chainId: number, address: string): Promise<void> {
   if (claimed.rows.length === 0) return;
   for (;;) {
     // At the head of the moment: unfinal blocks this process read stay read only while it holds.
+    await pagesIdle(chainId, address);
     const ctx = await contextNow(chainId, address);
     const gap = fillGaps(await coverage(ctx))[0];
     if (!gap) break;

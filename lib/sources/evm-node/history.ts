@@ -3,7 +3,7 @@ import { formatUnits } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
-import { activityHead, ensureCovered, startBackgroundFill } from './activity';
+import { activityHead, ensureCovered, readingPage } from './activity';
 import { categorise, methodLabel, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
@@ -45,15 +45,12 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
   const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);
 
-  // Only the windows of the wallet's activity this page needs are read from the node (activity.ts).
-  await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
-  // The rest of the history is read in the background once this page has read what it shows: the
-  // page's own node reads (traces above all) do not wait behind the fill's.
-  try {
-    return await readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit });
-  } finally {
-    startBackgroundFill(chain.id, wallet);
-  }
+  // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
+  // rest is read in the background once the page has read what it shows (its traces above all).
+  return readingPage(chain.id, wallet, async () => {
+    await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
+    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit });
+  });
 }
 
 async function readPage(
