@@ -3,41 +3,23 @@
 // (UPSTREAM_TIMEOUT_MS=1000); the first request waits out the timeout and opens the breaker (unless
 // start-up's health check already timed out on it and did), then 20 requests are timed one after
 // another. tests/integration/breaker.test.ts asserts what makes them fast.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { freePort, startServer } from './server.mjs';
 
 export async function benchBreaker({ evmPort }) {
   const held = [];
   const stalled = createServer((_req, res) => held.push(res)); // accepted, never answered
   await new Promise((r) => stalled.listen(0, '127.0.0.1', r));
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-breaker-'));
-  const child = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      DATA_API_KEY: '',
-      SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'error',
-      DATA_DIR: dataDir,
-      DEVNET_EVM_PORT: String(evmPort),
-      LEDGER_API_URL_LOCAL: `http://127.0.0.1:${stalled.address().port}/v1`,
-      UPSTREAM_TIMEOUT_MS: '1000',
-      UPSTREAM_PROBE_INTERVAL_MS: '30000',
-      LANTERN_WARM_UP: 'off',
-    },
-    stdio: ['ignore', 'ignore', 'ignore'],
+  const server = await startServer(await freePort(), {
+    LOG_LEVEL: 'error',
+    DEVNET_EVM_PORT: String(evmPort),
+    LEDGER_API_URL_LOCAL: `http://127.0.0.1:${stalled.address().port}/v1`,
+    UPSTREAM_TIMEOUT_MS: '1000',
+    UPSTREAM_PROBE_INTERVAL_MS: '30000',
+    LANTERN_WARM_UP: 'off',
   });
   try {
-    const url = `http://127.0.0.1:${port}`;
-    await untilListening(url);
+    const url = server.url;
     const block = `${url}/api/ledger/local/blocks/by_version/1000`;
     const first = await timed(block);
     const times = [];
@@ -60,12 +42,10 @@ export async function benchBreaker({ evmPort }) {
     console.log(`breaker open (stalled ledger node)              first ${figures.first_request_ms} ms (${figures.first_status}), then 20 answers (${figures.statuses}): p50 ${figures.p50_ms} ms, max ${figures.max_ms} ms; the upstream saw ${figures.stalled_upstream_saw} request(s)`);
     return figures;
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await server.stop();
     for (const res of held) res.destroy();
     stalled.closeAllConnections();
     await new Promise((r) => stalled.close(r));
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -74,26 +54,4 @@ async function timed(u) {
   const res = await fetch(u);
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - t };
-}
-
-async function untilListening(url) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).status < 500) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not start`);
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createNetServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }

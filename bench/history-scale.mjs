@@ -11,13 +11,14 @@
 // - warm first and deep pages (p50);
 // - the time to read a 50,000-transaction wallet completely in the background, and the RPC calls it made.
 //
-//   benchHistoryScale({ startServer, freePort })   from scripts/bench.mjs
+//   benchHistoryScale()   from scripts/bench.mjs
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 import { chromium } from '@playwright/test';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
+import { freePort, startServer } from './server.mjs';
 
 const SIZES = [10, 10_000, 50_000];
 const ROUNDS = 3;
@@ -131,10 +132,7 @@ async function timed(url) {
   return { ms: performance.now() - t0, body };
 }
 
-/**
- * @param {{ startServer: (port: number, env: Record<string, string>) => Promise<{ url: string, stop: () => Promise<void> }>, freePort: () => Promise<number>, log?: (s: string) => void }} o
- */
-export async function benchHistoryScale({ startServer, freePort, log = console.log }) {
+export async function benchHistoryScale({ log = console.log } = {}) {
   const anvil = await spawnAnvil({ port: await freePort(), args: ['--accounts', '20', '--gas-limit', '60000000', '--max-persisted-states', '2000'] });
   const rpc = rpcClient(anvil.url);
   const proxy = await countingProxy(anvil.url, await freePort());

@@ -2,12 +2,10 @@
 // `npm run bench`: speed and size figures, printed and written to bench-results/latest.json.
 // Targets are in the README; nothing here fails on a slow machine, it reports.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { startDevnets } from './lib/devnets.mjs';
 import { fmt, latency, load } from '../bench/load.mjs';
+import { freePort, startServer } from '../bench/server.mjs';
 
 const results = {};
 const report = (name, figures) => {
@@ -59,7 +57,7 @@ try {
 
   // History at scale: its own anvil and servers (wallets of 10 to 50,000 transactions, each beside the node's floor).
   console.log('\n== benchHistoryScale');
-  results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale({ startServer, freePort });
+  results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale();
 
   console.log('\n== load and overhead (autocannon, loopback)');
   // Load: warm each URL once, then hammer it.
@@ -105,40 +103,6 @@ async function loadRotating(urlFor, headers) {
     requests: [{ setupRequest: (req) => ({ ...req, path: (() => { const u = new URL(urlFor(i++)); return u.pathname + u.search; })() }) }],
   });
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
-
-async function startServer(port, env) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
-  const child = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', DATA_API_KEY: '', SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123', PUBLIC_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).status < 500) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function run(cmd, args) {

@@ -1,0 +1,58 @@
+// A production Lantern for one benchmark: on its own port, with a database of its own that goes with it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `npm start`'s server with `env` over the bench defaults and resolves once it answers (a static
+ * file: listening, its start-up warm-up done). `listeningMs` is the time from spawn to that answer.
+ */
+export async function startServer(port, env = {}) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
+  const started = performance.now();
+  const child = spawn(process.execPath, ['scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATA_API_KEY: '',
+      SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  for (let i = 0; i < 2400; i++) {
+    try {
+      await (await fetch(`${url}/robots.txt`)).arrayBuffer();
+      return { url, listeningMs: performance.now() - started, stop };
+    } catch {
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  await stop();
+  throw new Error(`the server on port ${port} did not start`);
+}
