@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { getAddress, type Address, type Hex } from 'viem';
-import { startEnsChain, type EnsChain } from '../tests/support/ens-chain';
+import { startEnsChain, tellEnsStory, type EnsChain, type EnsStory } from '../tests/support/ens-chain';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 
 /**
@@ -13,23 +13,14 @@ import { startLantern, type LanternInstance } from '../tests/support/lantern';
 let ens: EnsChain;
 let app: LanternInstance;
 let alice: Address, bob: Address, mallory: Address, carol: Address;
-const hashes: Record<string, Hex> = {};
+let hashes: EnsStory['hashes'];
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   ens = await startEnsChain();
-  [, alice, bob, mallory, carol] = ens.accounts as [Address, Address, Address, Address, Address];
-  await ens.register('bob', bob);
-  await ens.setPrimaryName(bob, 'bob.eth');
-  // Mallory claims bob.eth as her primary name: it does not resolve to her, so it is not hers.
-  await ens.setPrimaryName(mallory, 'bob.eth');
-  // Carol owns carol.eth but never claimed a primary name.
-  await ens.register('carol', carol);
-  hashes.bob = await ens.send(alice, bob, 10n ** 15n);
-  hashes.mallory = await ens.send(alice, mallory, 2n * 10n ** 15n);
-  hashes.carol = await ens.send(alice, carol, 3n * 10n ** 15n);
+  ({ alice, bob, mallory, carol, hashes } = await tellEnsStory(ens));
   // The local ledger is the e2e server's devnet (playwright.config.ts chose its port).
   app = await startLantern({ EVM_RPC_URL: ens.url, ENS_RPC_URL: ens.url, DEVNET_LEDGER_PORT: process.env.E2E_LEDGER_PORT });
 });

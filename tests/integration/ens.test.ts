@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAddress, type Address, type Hex } from 'viem';
-import { startEnsChain, type EnsChain } from '../support/ens-chain';
+import { getAddress, type Address } from 'viem';
+import { startEnsChain, tellEnsStory, type EnsChain, type EnsStory } from '../support/ens-chain';
 import { startLantern, type LanternInstance } from '../support/lantern';
 
 // ENS search and ENS counterparty names, against a local ENS (tests/support/ens-chain.ts: ENS's own
@@ -11,20 +11,11 @@ import { startLantern, type LanternInstance } from '../support/lantern';
 let ens: EnsChain;
 let lantern: LanternInstance;
 let alice: Address, bob: Address, mallory: Address, carol: Address;
-const hashes: Record<string, Hex> = {};
+let hashes: EnsStory['hashes'];
 
 beforeAll(async () => {
   ens = await startEnsChain();
-  [, alice, bob, mallory, carol] = ens.accounts as [Address, Address, Address, Address, Address];
-  await ens.register('bob', bob);
-  await ens.setPrimaryName(bob, 'bob.eth');
-  // Mallory claims bob.eth as her primary name: the name does not resolve to her, so it is not hers.
-  await ens.setPrimaryName(mallory, 'bob.eth');
-  // Carol owns carol.eth (it resolves to her) but never claimed a primary name.
-  await ens.register('carol', carol);
-  hashes.bob = await ens.send(alice, bob, 10n ** 15n);
-  hashes.mallory = await ens.send(alice, mallory, 2n * 10n ** 15n);
-  hashes.carol = await ens.send(alice, carol, 3n * 10n ** 15n);
+  ({ alice, bob, mallory, carol, hashes } = await tellEnsStory(ens));
   lantern = await startLantern({ EVM_RPC_URL: ens.url, ENS_RPC_URL: ens.url });
 }, 120_000);
 

@@ -108,3 +108,29 @@ export async function startEnsChain(opts: { chainId?: number; host?: string } = 
     throw e;
   }
 }
+
+/** The ENS story the integration and browser tests tell, set on a fresh ENS chain. */
+export interface EnsStory {
+  alice: Address;
+  bob: Address;
+  mallory: Address;
+  carol: Address;
+  /** alice's payments to bob, mallory and carol. */
+  hashes: { bob: Hex; mallory: Hex; carol: Hex };
+}
+
+export async function tellEnsStory(ens: EnsChain): Promise<EnsStory> {
+  const [, alice, bob, mallory, carol] = ens.accounts as [Address, Address, Address, Address, Address];
+  await ens.register('bob', bob);
+  await ens.setPrimaryName(bob, 'bob.eth');
+  // Mallory claims bob.eth as her primary name: the name does not resolve to her, so it is not hers.
+  await ens.setPrimaryName(mallory, 'bob.eth');
+  // Carol owns carol.eth (it resolves to her) but never claimed a primary name.
+  await ens.register('carol', carol);
+  const hashes = {
+    bob: await ens.send(alice, bob, 10n ** 15n),
+    mallory: await ens.send(alice, mallory, 2n * 10n ** 15n),
+    carol: await ens.send(alice, carol, 3n * 10n ** 15n),
+  };
+  return { alice, bob, mallory, carol, hashes };
+}
