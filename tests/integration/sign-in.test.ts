@@ -596,16 +596,22 @@ describe.runIf(pgAvailable)('two instances on PostgreSQL', () => {
 });
 
 describe('production start', () => {
-  it('refuses to start without PUBLIC_URL, saying what to set', async () => {
+  /** `npm start`'s server with this PUBLIC_URL, run until it exits: its exit code and all it printed. */
+  async function startProduction(publicUrl: string, dataDir: string): Promise<{ code: number | null; out: string }> {
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', '0', '-H', '127.0.0.1'], {
-      env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: '', DATA_API_KEY: '', LANTERN_WARM_UP: 'off', DATA_DIR: path.join(tmpdir(), 'lantern-no-public-url') },
+      env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: publicUrl, DATA_API_KEY: '', LANTERN_WARM_UP: 'off', DATA_DIR: path.join(tmpdir(), dataDir) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, out };
+  }
+
+  it('refuses to start without PUBLIC_URL, saying what to set', async () => {
+    const { code, out } = await startProduction('', 'lantern-no-public-url');
     expect(code).toBe(1);
     expect(out).toContain('PUBLIC_URL: required in production');
     expect(out).toContain('PUBLIC_URL=https://lantern.example.com');
@@ -613,15 +619,7 @@ describe('production start', () => {
   });
 
   it('refuses an invalid PUBLIC_URL with the configuration message, not a stack', async () => {
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', '0', '-H', '127.0.0.1'], {
-      env: { ...process.env, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: 'ftp://lantern.example.com', DATA_API_KEY: '', LANTERN_WARM_UP: 'off', DATA_DIR: path.join(tmpdir(), 'lantern-bad-public-url') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const { code, out } = await startProduction('ftp://lantern.example.com', 'lantern-bad-public-url');
     expect(code).toBe(1);
     expect(out).toBe('Lantern\'s configuration is invalid:\n  PUBLIC_URL: "ftp://lantern.example.com" must be an http(s) origin\n');
   });
