@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startDevnets } from '../../scripts/lib/devnets.mjs';
 import { freePort } from '../support/ports';
+import { claimRedisDatabase } from '../support/services';
 
 // The devnets, started once for all integration files on free ports; files read their URLs with inject().
 declare module 'vitest' {
@@ -24,5 +25,11 @@ export default async function setup(project: TestProject) {
   // resolves ipfs:// through it and may fetch from it, as under `npm run dev` (tests/support/lantern.ts).
   project.provide('nftGatewayUrl', nets.nftMetadata!.url);
   process.env.LANTERN_TEST_NFT_GATEWAY = nets.nftMetadata!.url;
-  return () => nets.stop();
+  // A Redis database of this run's own: another run on the machine flushes only its own.
+  const redis = process.env.TEST_REDIS_URL ? null : await claimRedisDatabase();
+  if (redis) process.env.TEST_REDIS_URL = redis.url;
+  return async () => {
+    await redis?.release();
+    await nets.stop();
+  };
 }

@@ -8,6 +8,7 @@ import pg from 'pg';
  */
 // The admin connection only creates and drops databases; `postgres` exists on every server.
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// tests/integration/global-setup.ts claims a logical database for the run (claimRedisDatabase) and names it here.
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 
 const START = {
@@ -68,6 +69,40 @@ export async function flushRedis(url = REDIS_TEST_URL) {
   const { default: Redis } = await import('ioredis');
   const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   await r.connect();
+  // Flushing drops the run's claim too: hold it again (services.ts claimRedisDatabase).
+  const claim = await r.get(REDIS_CLAIM_KEY);
   await r.flushdb();
+  if (claim) await r.set(REDIS_CLAIM_KEY, claim, 'EX', 7200);
   await r.quit();
+}
+
+const REDIS_CLAIM_KEY = 'lantern:test-run';
+
+/**
+ * A Redis logical database of this run's own (1 to 15), so two runs on one machine never flush each
+ * other's data: the first database whose claim key is free is taken (SET NX, with an expiry a crashed
+ * run leaves behind for at most two hours) and released by the returned function.
+ */
+export async function claimRedisDatabase(base = 'redis://127.0.0.1:6379'): Promise<{ url: string; release: () => Promise<void> } | null> {
+  if (!(await reachable(`${base}/0`))) return null;
+  const { default: Redis } = await import('ioredis');
+  const run = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  for (let n = 1; n <= 15; n++) {
+    const url = `${base}/${n}`;
+    const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await r.connect();
+    const ok = await r.set(REDIS_CLAIM_KEY, run, 'EX', 7200, 'NX');
+    await r.quit();
+    if (ok !== 'OK') continue;
+    return {
+      url,
+      release: async () => {
+        const c = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+        await c.connect();
+        if ((await c.get(REDIS_CLAIM_KEY)) === run) await c.flushdb();
+        await c.quit();
+      },
+    };
+  }
+  throw new Error('Every Redis logical database (1 to 15) is claimed by another test run: wait for one to end, or set TEST_REDIS_URL');
 }
