@@ -9,9 +9,8 @@ import { PageShell } from '@/components/layout/page-shell';
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
 
-export default function Home() {
-  const inUse = sourcesInUse();
-  const sources = describeSources();
+export default async function Home() {
+  const [inUse, sources] = await Promise.all([sourcesInUse(), describeSources()]);
   return (
     <>
       <PageShell>
@@ -41,7 +40,12 @@ export default function Home() {
             Sources in use
           </h2>
           <p className="mt-1 text-sm text-ink-muted">
-            Mode: {inUse.kind === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
+            Mode:{' '}
+            {inUse.kind === 'hosted'
+              ? inUse.nodes
+                ? 'each chain with a node is read from it, every other chain from the hosted data API (DATA_API_KEY is set)'
+                : 'hosted data API (DATA_API_KEY is set)'
+              : 'Lantern’s own sources (no DATA_API_KEY)'}
           </p>
           {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
           <div className={`mt-4 overflow-x-auto ${card}`} tabIndex={0} role="region" aria-labelledby="sources-title">
@@ -49,14 +53,16 @@ export default function Home() {
               <thead className="bg-sunken text-ink-muted">
                 <tr>
                   <th scope="col" className="px-4 py-2 font-medium">Operation</th>
+                  <th scope="col" className="px-4 py-2 font-medium">Chain</th>
                   <th scope="col" className="px-4 py-2 font-medium">Source</th>
                   <th scope="col" className="px-4 py-2 font-medium">Host</th>
                 </tr>
               </thead>
               <tbody>
                 {sources.map((s) => (
-                  <tr key={s.operation} className="border-t border-line">
+                  <tr key={`${s.operation}:${s.chain}`} className="border-t border-line">
                     <td className="px-4 py-2">{s.operation}</td>
+                    <td className="px-4 py-2">{s.chain}</td>
                     <td className="px-4 py-2">{s.source}</td>
                     <td className="break-all px-4 py-2 font-mono text-ink-muted">{s.host}</td>
                   </tr>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { SearchBox } from '@/components/layout/search-box';
-import { config } from '@/lib/config';
+import { servesLocalDevnet } from '@/lib/operations/chains';
 import { resolveName } from '@/lib/operations/names';
 import { classifySearch } from '@/lib/search/classify';
 import { PageShell } from '@/components/layout/page-shell';
@@ -18,8 +18,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     case 'address':
       redirect(`/wallet/${target.address}`);
     case 'version': {
-      const c = config();
-      const network = c.acceptDevnet ? 'local' : 'mainnet';
+      const network = (await servesLocalDevnet()) ? 'local' : 'mainnet';
       redirect(`/ledger/${network}/versions/${target.version}`);
     }
     case 'ens': {

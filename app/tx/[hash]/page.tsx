@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function TransactionPage({ params, searchParams }: Props) {
   const [{ hash: param }, sp] = await Promise.all([params, searchParams]);
   const chainParam = typeof sp.chain === 'string' ? sp.chain : null;
-  const chainResult = chainForView(chainParam, 'history');
+  const chainResult = await chainForView(chainParam, 'history');
   const loaded = 'error' in chainResult ? { error: chainResult.error } : await load(param, chainResult.chain);
   // An unknown or malformed hash is a real 404 (./not-found.tsx says which, and what to try); a pending
   // transaction is a 200 that says pending.
@@ -67,7 +67,7 @@ async function load(param: string, chain: Chain) {
     for (const w of await listSavedWallets()) labels[w.address.toLowerCase()] = w.label;
     const moves = tokenMoves(tx);
     // Where the source reads the chain itself (node mode); else the moves show token addresses.
-    const tokens = await getTokenFacts(chain.id, moves.map((m) => ({ address: m.token, hint: m.kind })));
+    const tokens = await getTokenFacts(chain, moves.map((m) => ({ address: m.token, hint: m.kind })));
     const info: ChainInfo = { name: chain.name, label: chain.label, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals };
     return { tx, chain: info, labels, tokens };
   } catch (e) {

@@ -37,8 +37,7 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { searchParams: sp });
   const view = loadHistoryParams(sp);
-  const chainResult = chainForView(view.chain, 'history');
-  const chains = chainOptions('history');
+  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'history'), chainOptions('history'), defaultChainName('history')]);
 
   if ('error' in chainResult) {
     return (
@@ -51,16 +50,18 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   // All of the signed-in person's labels (a short list), so pages loaded later in the browser use them too.
   const labels: SavedLabels = Object.fromEntries((await listSavedWallets()).map((w) => [w.address.toLowerCase(), w.label]));
 
-  // The time display is not part of the API view: toggling it never refetches the rows.
+  // The time display is not part of the API view: toggling it never refetches the rows. The rows are read
+  // on the chain resolved above, named explicitly, so the header and the list always speak of one chain.
   const { time, ...serverView } = view;
+  const apiView = { ...serverView, chain: chain.name };
   return (
     <>
       <Suspense key={chain.name} fallback={<BalanceHeaderSkeleton />}>
         <BalanceHeader address={address} chain={chain.name} />
       </Suspense>
-      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} serverView={view} />
+      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChain} serverView={view} />
       <Suspense key={JSON.stringify(serverView)} fallback={<div className="mt-4"><HistorySkeleton /></div>}>
-        <FirstPage address={address} view={serverView} time={time} chain={chain} labels={labels} otherChains={chains} />
+        <FirstPage address={address} view={serverView} apiView={apiView} time={time} chain={chain} labels={labels} otherChains={chains} />
       </Suspense>
     </>
   );
@@ -69,6 +70,7 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
 async function FirstPage({
   address,
   view,
+  apiView,
   time,
   chain,
   labels,
@@ -76,6 +78,7 @@ async function FirstPage({
 }: {
   address: string;
   view: ViewState;
+  apiView: ViewState;
   time: 'age' | 'utc';
   chain: ChainView;
   labels: SavedLabels;
@@ -84,7 +87,7 @@ async function FirstPage({
   let initial: InitialHistory;
   try {
     // The same validation as the published API, so a bad URL reads exactly like a bad API call.
-    const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
+    const parsed = historyQuerySchema.safeParse(historyApiQuery(apiView));
     if (!parsed.success) throw zodToBadParameter(parsed.error);
     const page = serializeHistoryPage(await getWalletHistory(address, parsed.data));
     initial = { ok: true, page, rows: [] };
@@ -100,7 +103,7 @@ async function FirstPage({
   if (initial.ok) initial = { ...initial, rows: initial.page.result.map((tx) => describeTransaction(tx, address, chain, labels, ens)) };
   // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
   const [missing, indexing] = initial.ok
-    ? await Promise.all([historyCoverage().then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
+    ? await Promise.all([historyCoverage(chain.name).then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
     : [null, false];
   return (
     <>

@@ -1,17 +1,11 @@
 import 'server-only';
+import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
-import type {
-  BalanceSource,
-  EvmChainSource,
-  NftResyncSource,
-  TokenFactsSource,
-  TransactionSource,
-  WalletActivitySource,
-  WalletHistorySource,
-  WalletNftSource,
-} from '@/lib/sources/types';
+import type { EvmSources } from '@/lib/sources/types';
+import { nodeActiveChain } from './active-chains';
 import { nodeNativeBalance } from './balance';
-import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
+import { nodeWalletHistory } from './history';
+import { nodeWalletNfts } from './nfts';
 import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
 import { chainMark } from './chain';
@@ -21,36 +15,35 @@ import { nodeTransaction } from './transaction';
 import { walletIndexState } from './activity';
 
 /**
- * The EVM node source's implementations of the source interfaces (lib/sources/types.ts). It reads at
- * the node's head, so operations key their caches by block.
+ * The EVM node source's implementations of the source interfaces (lib/sources/types.ts), for one chain:
+ * every call goes to that chain's node. It reads at the node's head, so operations key their caches by block.
  */
-export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, mark: chainMark, reorgDepth };
+export function nodeEvm(chain: Chain): EvmSources {
+  let s = made.get(chain.id);
+  if (!s) made.set(chain.id, (s = make(chain)));
+  return s;
+}
+const made = new Map<number, EvmSources>();
 
-export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory, coverage: historyCoverageWithin };
-
-export const nodeNfts: WalletNftSource = { nfts: nodeWalletNfts };
-
-export const nodeBalance: BalanceSource = {
-  nativeBalance: async (address, chain, block) => nodeNativeBalance(address, chain, block ?? (await headBlock())),
-};
-
-export const nodeTx: TransactionSource = { transaction: nodeTransaction };
-
-export const nodeNftResync: NftResyncSource = {
-  resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),
-};
-
-export const nodeTokenFacts: TokenFactsSource = { tokenFacts: tokenFactsMany };
-
-export const nodeActivity: WalletActivitySource = {
-  async state(chain, address) {
-    const wallet = address.toLowerCase();
-    const { complete } = await walletIndexState(chain.id, wallet);
-    if (!complete) return { complete, transactionCount: null };
-    const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
-      chain.id,
-      wallet,
-    ]);
-    return { complete, transactionCount: Number(rows[0]!.n) };
-  },
-};
+function make(chain: Chain): EvmSources {
+  return {
+    kind: 'node',
+    chain: { head: () => headBlock(chain.id), mark: () => chainMark(chain.id), reorgDepth },
+    history: { history: nodeWalletHistory, coverage: (ms) => historyCoverageWithin(chain.id, ms) },
+    nfts: { nfts: nodeWalletNfts },
+    balance: { nativeBalance: async (address, c, block) => nodeNativeBalance(address, c, block ?? (await headBlock(c.id))) },
+    transaction: { transaction: nodeTransaction },
+    nftResync: { resync: (c, contract, tokenId, q) => nodeResyncNft(c, contract.toLowerCase(), tokenId, q) },
+    activeChains: { activeChains: (address, chains) => Promise.all(chains.map((c) => nodeActiveChain(address, c))) },
+    tokenFacts: { tokenFacts: tokenFactsMany },
+    activity: {
+      async state(c, address) {
+        const wallet = address.toLowerCase();
+        const { complete } = await walletIndexState(c.id, wallet);
+        if (!complete) return { complete, transactionCount: null };
+        const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [c.id, wallet]);
+        return { complete, transactionCount: Number(rows[0]!.n) };
+      },
+    },
+  };
+}

@@ -46,7 +46,9 @@ const ERC1155_ID = '0xd9b67a26';
  * chain they were read from; chain.ts drops those read after a fork point and this memory is forgotten.
  */
 const memory = new Map<string, TokenFacts>();
-onChainChange(() => memory.clear());
+onChainChange((chainId) => {
+  for (const k of memory.keys()) if (k.startsWith(`${chainId}:`)) memory.delete(k);
+});
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 
@@ -86,9 +88,9 @@ function readOnce(chainId: number, address: string, hint: TokenKind): Promise<To
   return p;
 }
 
-async function call(to: string, data: Hex): Promise<Hex | null> {
+async function call(chainId: number, to: string, data: Hex): Promise<Hex | null> {
   try {
-    const out = await rpc<Hex>('eth_call', [{ to, data }, 'latest']);
+    const out = await rpc<Hex>(chainId, 'eth_call', [{ to, data }, 'latest']);
     return out && out !== '0x' ? out : null;
   } catch {
     return null; // a reverting or missing view function is a missing fact, not an error
@@ -119,11 +121,11 @@ async function readFromNode(chainId: number, address: string, hint: TokenKind): 
   const data = (fn: 'name' | 'symbol' | 'decimals') => encodeFunctionData({ abi, functionName: fn });
   const supports = (id: Hex) => encodeFunctionData({ abi, functionName: 'supportsInterface', args: [id] });
   const [name, symbol, decimals, is721, is1155] = await Promise.all([
-    call(address, data('name')),
-    call(address, data('symbol')),
-    call(address, data('decimals')),
-    call(address, supports(ERC721_ID)),
-    call(address, supports(ERC1155_ID)),
+    call(chainId, address, data('name')),
+    call(chainId, address, data('symbol')),
+    call(chainId, address, data('decimals')),
+    call(chainId, address, supports(ERC721_ID)),
+    call(chainId, address, supports(ERC1155_ID)),
   ]);
   let kind: TokenKind = hint;
   if (decodeBool(is721)) kind = 'erc721';
@@ -137,7 +139,7 @@ async function readFromNode(chainId: number, address: string, hint: TokenKind): 
     decimals: kind === 'erc20' ? decodeUint(decimals) : null,
     possibleSpam: false,
   };
-  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(address));
+  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(chainId, address));
   const d = await db();
   await d.query(
     `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam) VALUES ($1,$2,$3,$4,$5,$6,$7)
@@ -178,17 +180,17 @@ export function mintedUnsolicited(mints: readonly Mint[], senders: ReadonlyMap<s
 export const MINT_SAMPLE = 50;
 
 /** Rule 2 read from the node: the token's first mints and the senders of their transactions. */
-async function distributedUnsolicited(token: string): Promise<boolean> {
+async function distributedUnsolicited(chainId: number, token: string): Promise<boolean> {
   let logs: { transactionHash: Hex; topics: Hex[] }[];
   try {
-    logs = await rpc('eth_getLogs', [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TOPIC_TRANSFER, ZERO_TOPIC] }]);
+    logs = await rpc(chainId, 'eth_getLogs', [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TOPIC_TRANSFER, ZERO_TOPIC] }]);
   } catch {
     return true; // the node will not say: rule 1 decides alone (documented)
   }
   const mints: Mint[] = logs.slice(0, MINT_SAMPLE).map((l) => ({ tx: l.transactionHash, to: l.topics[2] ? topicAddress(l.topics[2]) : null }));
   if (mints.length === 0) return false;
   const senders = await Promise.all(
-    [...new Set(mints.map((m) => m.tx))].map(async (h) => [h, (await rpc<{ from: string } | null>('eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
+    [...new Set(mints.map((m) => m.tx))].map(async (h) => [h, (await rpc<{ from: string } | null>(chainId, 'eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
   );
   return mintedUnsolicited(mints, new Map(senders));
 }

@@ -4,7 +4,7 @@ import type { Chain } from '@/lib/chains';
 import { LanternError } from '@/lib/errors';
 import type { Decoded, TransactionDetail, TxLog } from '@/lib/interface/transaction';
 import type { RawLog } from './logs';
-import { assertNodeChain, headBlock, reorgDepth, rpc } from './rpc';
+import { headBlock, reorgDepth, rpc } from './rpc';
 import { blockTimestamp, txFactsMany } from './tx-facts';
 
 /**
@@ -84,16 +84,15 @@ export function decodeCall(input: Hex): Decoded | null {
 }
 
 export async function nodeTransaction(hash: string, chain: Chain, opts: { verbose: boolean; internal: boolean }): Promise<{ tx: TransactionDetail; final: boolean }> {
-  await assertNodeChain(chain);
-  const tx = await rpc<RpcTx | null>('eth_getTransactionByHash', [hash]);
+  const tx = await rpc<RpcTx | null>(chain.id, 'eth_getTransactionByHash', [hash]);
   if (!tx) throw new LanternError(404, 'transaction_not_found', `No transaction ${hash} on ${chain.label}: the node does not know this hash.`);
   if (!tx.blockNumber || !tx.blockHash) {
     throw new LanternError(404, 'transaction_pending', `Transaction ${hash} is pending on ${chain.label}: it is not in a block yet.`);
   }
-  const receipt = await rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash]);
+  const receipt = await rpc<RpcReceipt | null>(chain.id, 'eth_getTransactionReceipt', [hash]);
   if (!receipt) throw new LanternError(404, 'transaction_pending', `Transaction ${hash} is pending on ${chain.label}: it has no receipt yet.`);
   const blockNumber = Number(tx.blockNumber);
-  const head = await headBlock();
+  const head = await headBlock(chain.id);
   const finalBlock = head - reorgDepth();
   const time = new Date((await blockTimestamp(chain.id, blockNumber)) * 1000).toISOString();
   const logs: TxLog[] = receipt.logs.map((l) => ({
