@@ -1,6 +1,7 @@
 import { SearchBox } from '@/components/layout/search-box';
 import { SavedWallets } from '@/components/auth/saved-wallets';
 import { describeSources, sourcesInUse } from '@/lib/operations/sources';
+import { servedChains } from '@/lib/operations/chains';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
 import { card } from '@/components/ui/card';
@@ -10,7 +11,7 @@ import { PageShell } from '@/components/layout/page-shell';
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  const [inUse, sources] = await Promise.all([sourcesInUse(), describeSources()]);
+  const [inUse, sources, served] = await Promise.all([sourcesInUse(), describeSources(), servedChains('history')]);
   return (
     <>
       <PageShell>
@@ -28,7 +29,7 @@ export default async function Home() {
           </div>
         </section>
 
-        {inUse.devnet && <DevnetShowcase />}
+        {inUse.devnet && <DevnetShowcase secondChain={served.some((c) => c.name === 'devnet2')} />}
 
         <div className="mt-10 grid gap-8 md:grid-cols-2">
           <SavedWallets />

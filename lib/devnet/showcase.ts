@@ -28,6 +28,15 @@ export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
   { name: 'peggy', address: '0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec', tab: 'history', shows: 'Never sends: 33 transactions found through their token and NFT transfer logs alone' },
 ];
 
+/**
+ * The second devnet (chain 31338, `devnet2`; devnet/evm/second.mjs): a wallet active on both chains and
+ * one active only there, each linked on that chain.
+ */
+export const SHOWCASE_SECOND_CHAIN: ShowcaseWallet[] = [
+  { name: 'nadia', address: '0x02484cb50AAC86Eae85610D6f4Bf026f30f6627D', tab: 'history', shows: 'Active only on devnet 2: funded there, pays bob, trades D2D and a Second Light' },
+  { name: 'alice', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tab: 'nfts', shows: 'Active on both devnets: on devnet 2 she funds herself and holds D2D and a Second Light' },
+];
+
 export interface ShowcaseVersion {
   version: number;
   label: string;

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createChain, PRUNED_BELOW } from '@/devnet/ledger/chain.mjs';
-import { SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+import { SHOWCASE_SECOND_CHAIN, SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+import { SECOND_ACCOUNTS, secondSigners } from '@/devnet/evm/second.mjs';
 
 type Scenario = {
   accounts: Record<string, { checksumAddress: string; txCount: number }>;
@@ -23,6 +24,16 @@ describe('the devnet home showcase', () => {
       const claimed = w.shows.match(/(\d+) transactions/);
       if (claimed) expect(Number(claimed[1]), w.name).toBe(account.txCount);
     }
+  });
+
+  it('lists the second devnet’s wallets at their addresses, the one active only there absent from the first devnet', () => {
+    const signers = secondSigners();
+    for (const w of SHOWCASE_SECOND_CHAIN) {
+      expect(w.name in SECOND_ACCOUNTS, w.name).toBe(true);
+      expect(w.address).toBe(signers[w.name as keyof typeof signers].address);
+    }
+    expect(scenario.accounts.nadia).toBeUndefined();
+    expect(scenario.accounts.alice.checksumAddress).toBe(SHOWCASE_SECOND_CHAIN.find((w) => w.name === 'alice')!.address);
   });
 
   it('calls carol a spam-airdrop victim only because the scenario airdrops to her', () => {
