@@ -159,6 +159,12 @@ function unreachable(s: NodeState, e: unknown): LanternError {
     : new LanternError(503, 'upstream_unavailable', `The ${node.chain.label} node could not be reached (eth_chainId).`, { retryAfter: 5, source: node.breaker.source });
 }
 
+/** The node of chain `chainId` when it is checked and ready, at once (no call); undefined otherwise. */
+export function evmNodeReady(chainId: number): EvmNode | undefined {
+  const s = states().find((x) => x.chainId === chainId && x.verified && !x.refused);
+  return s ? handle(s) : undefined;
+}
+
 /**
  * The chains the configured nodes serve, and the nodes that have not said which yet (EVM_RPC_URL down).
  * A node not heard from is asked again (at most once per probe interval), waited for at most

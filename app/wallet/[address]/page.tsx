@@ -17,8 +17,11 @@ import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, 
 import { describeTransaction, type ChainView, type SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseNames } from '@/lib/operations/names';
+import { LOCAL_DEVNETS } from '@/lib/chains';
 
 export const dynamic = 'force-dynamic';
+
+const LOCAL_DEVNET_NAMES = new Set(LOCAL_DEVNETS.map((c) => c.name));
 
 type Props = { params: Promise<{ address: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -94,9 +97,9 @@ async function FirstPage({
   } catch (e) {
     initial = { ok: false, error: await toErrorInfo(e) };
   }
-  // ENS names exist for mainnet addresses; a devnet's accounts have none.
+  // ENS names exist for mainnet addresses; the local devnets' accounts have none.
   const ens =
-    initial.ok && chain.name !== 'devnet'
+    initial.ok && !LOCAL_DEVNET_NAMES.has(chain.name)
       ? await reverseNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
   // The rows are described here, so the browser shows them without downloading the describing code.

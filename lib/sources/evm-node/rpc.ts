@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { BreakerOpenError, asBreakerOpen } from '@/lib/sources/breaker';
-import { evmNode, type EvmNode } from '@/lib/sources/evm-nodes';
+import { evmNode, evmNodeReady, type EvmNode } from '@/lib/sources/evm-nodes';
 
 /**
  * The one way this source talks to an EVM node: `rpc(chainId, method, params)` asks the node of that
@@ -123,12 +123,16 @@ export interface HeadInfo {
  */
 export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
   const now = Date.now();
+  // A shared promise: never wait on one that may be the breaker's probe of a stalled node. Asked before
+  // the shared head is reused, so a request arriving while the probe is in flight is answered at once.
+  const ready = evmNodeReady(chainId);
+  const open = ready && rejectOpen(ready);
+  if (open) return open;
   const h = heads.get(chainId);
   if (!fresh && h && now - h.at <= config().evmHeadTtlMs) return h.value;
   const value = (async () => {
-    // A shared promise: never wait on one that may be the breaker's probe of a stalled node.
-    const open = rejectOpen(await evmNode(chainId));
-    if (open) return open;
+    const late = rejectOpen(await evmNode(chainId));
+    if (late) return late;
     const b = await rpc<{ number: string; hash: string; parentHash: string } | null>(chainId, 'eth_getBlockByNumber', ['latest', false]);
     if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
     return { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
