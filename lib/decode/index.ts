@@ -6,7 +6,8 @@ import type { SignatureTable } from './table';
 
 export type { DecodedArg } from './abi';
 export { signatureTable, tableFrom, type SignatureTable } from './table';
-export { knownContractByCode, knownContractNames, type KnownContract } from './known';
+import { signatureTable } from './table';
+export { knownContractAbi, knownContractByCode, knownContractNames, type KnownContract } from './known';
 
 /**
  * Names calls and logs, in an order of trust:
@@ -221,4 +222,48 @@ export function toInterfaceDecoded(d: Decoding): Decoded | null {
 /** A method label for a history row or a summary: the name, "one of N" never (null: the row shows the selector). */
 export function labelOf(d: Decoding): string | null {
   return d.kind === 'named' ? d.name : null;
+}
+
+// --- a transaction's decodings, as sources hand them to operations and views ----------------------
+
+/** What Lantern knows of a contract a transaction touched. */
+export interface ContractView {
+  address: string;
+  /** A devnet contract Lantern ships the exact ABI of, or null. */
+  known: string | null;
+  verified: boolean;
+  proxy: { kind: 'eip1967' | 'beacon' | 'eip1167' | 'safe' | 'eip7702'; implementation: string; known: string | null; verified: boolean } | null;
+}
+
+export interface TransactionDecoding {
+  call: Decoding;
+  logs: Decoding[];
+  /** One per internal call, in the order given. */
+  calls: Decoding[];
+  /** What is known of each contract involved (lower-case address); empty where nothing reads the chain. */
+  contracts: Record<string, ContractView>;
+  /** A verified ABI or a signature is being fetched in the background: a later decoding may name more. */
+  pending: boolean;
+}
+
+export interface DecodeParts {
+  to: string | null;
+  input: string;
+  logs: { address: string; topics: readonly (string | null | undefined)[]; data: string }[];
+  calls?: { to: string | null; input: string | null | undefined }[];
+}
+
+export const logTopics = (l: DecodeParts['logs'][number]) => l.topics.filter((t): t is string => !!t);
+
+/** With the shipped table alone (no node, no network): what a source that cannot read contracts offers. */
+export async function decodeOffline(parts: DecodeParts): Promise<TransactionDecoding> {
+  const table = await signatureTable();
+  const layers = { exact: [], table, lookup: [] };
+  return {
+    call: parts.to === null ? { kind: 'unknown', type: 'function', selector: null } : decodeCall(parts.input, layers),
+    logs: parts.logs.map((l) => decodeLog({ topics: logTopics(l), data: l.data }, layers)),
+    calls: (parts.calls ?? []).map((c) => decodeCall(c.input ?? '0x', layers)),
+    contracts: {},
+    pending: false,
+  };
 }

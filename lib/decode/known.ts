@@ -45,6 +45,15 @@ export function knownContractByCode(code: Hex | string): KnownContract | null {
   return null;
 }
 
+/** The exact ABI of a devnet contract by name, or null. */
+export function knownContractAbi(name: string): Abi | null {
+  for (const list of byLength.values()) {
+    const c = list.find((x) => x.name === name);
+    if (c) return (c.parsed ??= parseAbi(c.abi));
+  }
+  return null;
+}
+
 /** Names of the devnet contracts Lantern knows (tests, docs). */
 export function knownContractNames(): string[] {
   return [...byLength.values()].flat().map((c) => c.name);
