@@ -270,8 +270,8 @@ describe('calls and events of well-known packages, with no network', () => {
         const topics = [l.topic0, l.topic1, l.topic2, l.topic3].filter(Boolean) as [Hex, ...Hex[]];
         const want = decodeEventLog({ abi: abi!, topics, data: l.data as Hex, strict: true });
         // In the ABI's order (viem's object lists indexed arguments first).
-        const item = abi!.find((i) => i.type === 'event' && i.name === want.eventName && i.inputs.filter((p) => p.indexed).length === topics.length - 1) as { inputs: { name: string }[] };
-        const values = Array.isArray(want.args) ? want.args : item.inputs.map((p) => (want.args as Record<string, unknown>)[p.name]);
+        const item = abi!.find((i) => i.type === 'event' && i.name === want.eventName && i.inputs.filter((p) => p.indexed).length === topics.length - 1) as unknown as { inputs: { name: string }[] };
+        const values = Array.isArray(want.args) ? want.args : item.inputs.map((p) => (want.args as unknown as Record<string, unknown>)[p.name]);
         expect(l.decoded_event, `${want.eventName} in ${s.method}`).toBeTruthy();
         expect(l.decoded_event!.label).toBe(want.eventName);
         expect(l.decoded_event!.params.map((p) => p.value.toLowerCase())).toEqual(values.map(text));

@@ -72,7 +72,7 @@ describe('the signature table names what it was generated from', async () => {
         { numRuns: 3 },
       );
     }
-  });
+  }, 60_000); // ~3 s alone; a loaded 2-core machine takes several times that
 
   it(`every one of the ${EVENTS.length} events (each indexing apart), with random arguments`, () => {
     for (const item of EVENTS) {
@@ -95,7 +95,7 @@ describe('the signature table names what it was generated from', async () => {
         { numRuns: 2 },
       );
     }
-  });
+  }, 60_000);
 });
 
 function canonical(p: AbiParameter): string {
