@@ -69,6 +69,24 @@ export interface DecodeLayers {
   lookup: string[];
 }
 
+/** An ABI's functions by selector and events by topic, computed once per ABI object. */
+const indexes = new WeakMap<Abi, { functions: Map<string, AbiFunction>; events: Map<string, AbiEvent[]> }>();
+function indexOf(abi: Abi) {
+  let ix = indexes.get(abi);
+  if (!ix) {
+    ix = { functions: new Map(), events: new Map() };
+    for (const i of abi) {
+      if (i.type === 'function') ix.functions.set(toFunctionSelector(i), i);
+      else if (i.type === 'event' && !i.anonymous) {
+        const t = toEventSelector(i).toLowerCase();
+        ix.events.set(t, [...(ix.events.get(t) ?? []), i]);
+      }
+    }
+    indexes.set(abi, ix);
+  }
+  return ix;
+}
+
 const selectorOf = (input: string) => (input.length >= 10 ? input.slice(0, 10).toLowerCase() : null);
 
 function named(type: 'function' | 'event', item: AbiFunction | AbiEvent, args: DecodedArg[] | null, trust: Trust, source: string): NamedDecoding {
@@ -142,7 +160,7 @@ export function decodeCall(input: Hex | string, layers: DecodeLayers): Decoding 
   if (!selector) return { kind: 'unknown', type: 'function', selector: null };
   const data = input as Hex;
   for (const exact of layers.exact) {
-    const item = exact.abi.find((i): i is AbiFunction => i.type === 'function' && toFunctionSelector(i) === selector);
+    const item = indexOf(exact.abi).functions.get(selector);
     if (item) return named('function', item, decodeCallArgs(item, data)?.args ?? null, 'abi', exact.source);
   }
   const fromTable = choose(
@@ -172,9 +190,7 @@ export function decodeLog(log: LogInput, layers: DecodeLayers): Decoding {
   if (!topic0) return { kind: 'unknown', type: 'event', selector: null };
   const data = log.data as Hex;
   for (const exact of layers.exact) {
-    const item = exact.abi.find(
-      (i): i is AbiEvent => i.type === 'event' && !i.anonymous && toEventSelector(i) === topic0 && i.inputs.filter((p) => p.indexed).length === topics.length - 1,
-    );
+    const item = indexOf(exact.abi).events.get(topic0)?.find((i) => i.inputs.filter((p) => p.indexed).length === topics.length - 1);
     if (item) return named('event', item, decodeLogArgs(item, topics, data)?.args ?? null, 'abi', exact.source);
   }
   // Only entries indexed as this log is: ERC-20 and ERC-721 Transfer share a topic, not a topic count.
@@ -199,7 +215,7 @@ export function methodNameOf(selector: string | null, layers: Omit<DecodeLayers,
   if (!selector) return { name: null, needsData: false };
   const s = selector.toLowerCase();
   for (const exact of layers.exact) {
-    const item = exact.abi.find((i): i is AbiFunction => i.type === 'function' && toFunctionSelector(i) === s);
+    const item = indexOf(exact.abi).functions.get(s);
     if (item) return { name: item.name, needsData: false };
   }
   for (const names of [
