@@ -58,6 +58,21 @@ onChainChange((chainId) => {
   for (const k of verifiedMemory.keys()) if (k.startsWith(`${chainId}:`)) verifiedMemory.delete(k);
 });
 
+const INT = new Set(Array.from({ length: 32 }, (_, i) => String((i + 1) * 8)));
+/** An ABI parameter whose type is an ABI type (`uint999` and the like are not), tuples checked inside. */
+function validParam(p: unknown): boolean {
+  if (!p || typeof p !== 'object') return false;
+  const { type, components } = p as { type?: unknown; components?: unknown };
+  if (typeof type !== 'string') return false;
+  const m = /^([a-z]+)(\d*)((\[\d*\])*)$/.exec(type);
+  if (!m) return false;
+  const [, base, size] = m;
+  if (base === 'tuple') return size === '' && Array.isArray(components) && components.every(validParam);
+  if (base === 'uint' || base === 'int') return size === '' || INT.has(size);
+  if (base === 'bytes') return size === '' || (Number(size) >= 1 && Number(size) <= 32);
+  return size === '' && (base === 'address' || base === 'bool' || base === 'string' || base === 'function');
+}
+
 /** Keeps only what names things (functions and events) from an ABI someone else wrote; null when none is readable. */
 export function readableAbi(raw: unknown): Abi | null {
   if (!Array.isArray(raw)) return null;
@@ -69,7 +84,7 @@ export function readableAbi(raw: unknown): Abi | null {
     try {
       // Each item checked on its own (its selector can be computed): one malformed item costs only itself.
       const abiItem = item as unknown as AbiFunction | AbiEvent;
-      if (!Array.isArray(abiItem.inputs)) continue;
+      if (!Array.isArray(abiItem.inputs) || !abiItem.inputs.every(validParam)) continue;
       if (abiItem.type === 'function') toFunctionSelector(abiItem);
       else toEventSelector(abiItem);
       out.push(abiItem);
