@@ -1,5 +1,5 @@
 import type { ContractView, DecodedArg, Decoding, NamedDecoding, TransactionDecoding } from '@/lib/decode';
-import type { TransactionDetail } from '@/lib/interface/transaction';
+import type { Decoded, TransactionDetail } from '@/lib/interface/transaction';
 
 /**
  * What the transaction page shows of a transaction's meaning, from the transaction answer and the
@@ -37,9 +37,12 @@ export interface ReadableName {
   signature: string | null;
   args: ReadableArg[] | null;
   candidates: ReadableCandidate[];
-  /** Where the name came from: `abi` (the contract's exact ABI), `table` (the shipped signature table), `lookup`. */
-  trust: 'abi' | 'table' | 'lookup' | null;
-  /** `devnet:FixedRatePool`, `verified`, `@uniswap/v2-core@1.0.1`, `lookup`. */
+  /**
+   * Where the name came from: `abi` (the contract's exact ABI), `table` (the shipped signature table),
+   * `lookup`, `source` (the answer's own decoded_call / decoded_event: a hosted provider's).
+   */
+  trust: 'abi' | 'table' | 'lookup' | 'source' | null;
+  /** `devnet:FixedRatePool`, `verified`, `@uniswap/v2-core@1.0.1`, `lookup`, `source`. */
   source: string | null;
 }
 
@@ -109,6 +112,13 @@ export function eventText(e: ReadableName): string {
   return `Unknown event ${e.selector ?? '(no topic)'}`;
 }
 
+/** The answer's own decoding (a hosted provider's), where Lantern's found nothing. */
+function orSource(r: ReadableName, given: Decoded | null | undefined): ReadableName {
+  if (r.state !== 'unknown' || !given) return r;
+  const args = given.params.map((p) => ({ name: p.name, type: p.type, value: p.value }));
+  return { ...r, state: 'named', text: given.label, name: given.label, signature: given.signature, args, trust: 'source', source: 'source' };
+}
+
 function methodName(tx: { to: string | null; input: string | null | undefined }, d: Decoding): ReadableName {
   const none = { name: null, selector: null, signature: null, args: null, candidates: [], trust: null, source: null };
   if (!tx.to) return { ...none, state: 'creation', text: 'Contract creation' };
@@ -119,10 +129,10 @@ function methodName(tx: { to: string | null; input: string | null | undefined },
 export function readableTransaction(tx: TransactionDetail, d: TransactionDecoding): ReadableTransaction {
   const contract = (a: string | null | undefined) => (a ? (d.contracts[a.toLowerCase()] ?? null) : null);
   return {
-    method: methodName({ to: tx.to_address, input: tx.input }, d.call),
+    method: orSource(methodName({ to: tx.to_address, input: tx.input }, d.call), tx.decoded_call),
     contract: contract(tx.to_address),
     logs: tx.logs.map((l, i) => {
-      const event = readableName(d.logs[i] ?? { kind: 'unknown', type: 'event', selector: l.topic0 ?? null });
+      const event = orSource(readableName(d.logs[i] ?? { kind: 'unknown', type: 'event', selector: l.topic0 ?? null }), l.decoded_event);
       return { logIndex: l.log_index, address: l.address.toLowerCase(), contract: contract(l.address), event, text: eventText(event) };
     }),
     calls: (tx.internal_transactions ?? []).map((c, i) => ({

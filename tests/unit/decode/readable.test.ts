@@ -56,6 +56,11 @@ describe('the readable transaction (view model of the transaction page)', () => 
     expect(r.method.candidates.map((c) => c.signature)).toEqual(sigs);
   });
 
+  it("where Lantern knows nothing, the answer's own decoding (a hosted provider's) is shown as the source's", async () => {
+    const t = tx({ input: '0xdeadbeef', decoded_call: { signature: 'mystery()', label: 'mystery', type: 'function', params: [] } });
+    expect(readableTransaction(t, await decodeOffline(decodeParts(t))).method).toMatchObject({ state: 'named', text: 'mystery', trust: 'source' });
+  });
+
   it('plain transfers and creations say so; the CSV names a call from its input with the table', async () => {
     const empty = readableTransaction(tx({}), await decodeOffline(decodeParts(tx({}))));
     expect(empty.method.text).toBe('Transfer');
