@@ -91,23 +91,23 @@ export default defineConfig([
     rules: {
       'no-restricted-imports': restrictImports({
         group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
-        message: 'Pages and components never import a source: call lib/operations (or a server action in app/actions/).',
+        message: 'Pages and components never import a source: call lib/operations (or a server action in lib/actions/).',
       }),
-    },
-  },
-  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
-  {
-    files: ['app/actions/**/*.{ts,tsx,mjs}'],
-    rules: {
-      'no-restricted-imports': restrictImports(
-        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'], message: 'Server actions never import a source: call lib/operations.' },
-        { group: ['@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import components/ (pure view logic lives in lib/view/).' },
-      ),
     },
   },
   {
     files: ['lib/**/*.{ts,tsx,mjs}'],
     rules: { 'no-restricted-imports': restrictImports(noUi, noSources) },
+  },
+  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
+  {
+    files: ['lib/actions/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**', '../sources', '../sources/**'], message: 'Server actions never import a source: call lib/operations.' },
+        { group: ['@/app', '@/app/**', '@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import app/ or components/ (pure view logic lives in lib/view/).' },
+      ),
+    },
   },
   // The picker and the modules the sources share (their folders are narrowed further below).
   {

@@ -7,7 +7,7 @@ import { ApiError, apiGet } from '@/lib/browser/api-client';
 import { historyApiQuery } from '@/lib/view/search-params';
 import { describeTransaction } from '@/lib/view/tx-view';
 import { HistoryBody } from './history-body';
-import { sameApiView, type LiveHistoryProps } from './history-view';
+import { sameApiView, type LiveHistoryProps } from './history-list';
 
 /**
  * History pages fetched in the browser from the published API, once a person pages or filters (loaded on

@@ -12,7 +12,7 @@ import { deleteAllSavedWallets } from './saved-wallets';
 import { DEFAULT_SESSION_S, endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge, type Session } from './session';
 
 /**
- * Sign-in for Lantern's own pages (app/actions/auth.ts adapts these to server actions). The message's
+ * Sign-in for Lantern's own pages (lib/actions/auth.ts adapts these to server actions). The message's
  * domain and URI are one of PUBLIC_URL's origins, never anything a request says: the browser's Origin
  * header only picks among the configured origins, and a request from any other origin is refused
  * (scripts/server.mjs refuses it before Next, this again). A hostile site's server relaying the actions

@@ -4,7 +4,7 @@ import { createLoader } from 'nuqs/server';
 import { Suspense } from 'react';
 import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
-import { HistoryView, type InitialHistory } from '@/components/wallet/history-view';
+import { HistoryView, type InitialHistory } from '@/components/wallet/history-list';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
 import { ErrorState } from '@/components/ui/error-state';
 import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
