@@ -4,17 +4,17 @@ import { createLoader } from 'nuqs/server';
 import { Suspense } from 'react';
 import { BalanceHeader, BalanceHeaderSkeleton } from '@/components/wallet/balance-header';
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
-import { HistoryView, type InitialHistory } from '@/components/wallet/history-list';
+import { HistoryList } from '@/components/wallet/history-list';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
 import { ErrorState } from '@/components/ui/error-state';
 import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
 import { zodToBadParameter } from '@/lib/api/handler';
-import { historyApiQuery, type HistoryView as ViewState } from '@/lib/view/search-params';
+import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
 import { historyParsers } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/server/page';
-import { describeTransaction, type ChainView, type SavedLabels } from '@/lib/view/tx-view';
+import { describeTransaction, type ChainView, type InitialHistory, type SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseNames } from '@/lib/operations/names';
 
@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /**
  * Wallet history. The frame (heading, filters) is sent at once; the first page of rows streams in
- * behind a skeleton. Later pages are fetched in the browser (HistoryView).
+ * behind a skeleton. Later pages are fetched in the browser (HistoryList).
  */
 export default async function WalletHistoryPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
@@ -75,7 +75,7 @@ async function FirstPage({
   otherChains,
 }: {
   address: string;
-  view: ViewState;
+  view: HistoryView;
   time: 'age' | 'utc';
   chain: ChainView;
   labels: SavedLabels;
@@ -106,7 +106,7 @@ async function FirstPage({
     <>
       {missing ? <CoverageNote missing={missing} /> : null}
       {indexing ? <IndexingNote /> : null}
-      <HistoryView address={address} chain={chain} serverView={view} serverTime={time} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
+      <HistoryList address={address} chain={chain} serverView={view} serverTime={time} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
     </>
   );
 }
