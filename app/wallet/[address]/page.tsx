@@ -10,7 +10,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { CoverageNote, IndexingNote } from '@/components/wallet/coverage-note';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
-import { zodToBadParameter } from '@/lib/api/handler';
+import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
 import { historyParsers } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, toErrorInfo, walletFromParam } from '@/lib/server/page';

@@ -11,7 +11,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
 import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { SyncingBanner } from '@/components/wallet/syncing-banner';
-import { zodToBadParameter } from '@/lib/api/handler';
+import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { config } from '@/lib/config';
 import { nftQuerySchema, type NftItem } from '@/lib/interface/nfts';
 import { getWalletNfts } from '@/lib/operations/wallet-nfts';
