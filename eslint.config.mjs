@@ -11,7 +11,8 @@ import nextTs from 'eslint-config-next/typescript';
  *   folder of lib/ (auth, server, api, cache, view, ...) imports lib/sources at all.
  * - A source folder (lib/sources/<name>/) never imports another source folder; what several share sits
  *   beside them as a shared module: breaker.ts, breakers.ts, ledger-errors.ts, types.ts.
- * - lib/ never imports app/ or components/.
+ * - lib/ never imports app/ or components/; components/ never import app/ (server actions are in lib/actions/).
+ * - A page (every page.tsx under app/) is at most 80 lines: its loader is in lib/server/, its view in components/<page>/.
  * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
  *   lib/config.ts; the console is not used: lib/log.ts (pino) is.
  * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
@@ -65,6 +66,11 @@ const noSources = {
   message: 'Only lib/operations reach the sources (through @/lib/sources): call an operation.',
 };
 
+const noSourcesFromUi = {
+  group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
+  message: 'Pages and components never import a source: call lib/operations (or a server action in lib/actions/).',
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -88,12 +94,22 @@ export default defineConfig([
   },
   {
     files: ['app/**/*.{ts,tsx,mjs}', 'components/**/*.{ts,tsx,mjs}'],
+    rules: { 'no-restricted-imports': restrictImports(noSourcesFromUi) },
+  },
+  // Components are below the pages: what they call (a server action, a helper) lives in lib/.
+  {
+    files: ['components/**/*.{ts,tsx,mjs}'],
     rules: {
-      'no-restricted-imports': restrictImports({
-        group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
-        message: 'Pages and components never import a source: call lib/operations (or a server action in lib/actions/).',
+      'no-restricted-imports': restrictImports(noSourcesFromUi, {
+        group: ['@/app', '@/app/**', '../**/app', '../**/app/**'],
+        message: 'Components never import app/: a server action lives in lib/actions/, a page helper in lib/server/.',
       }),
     },
+  },
+  // A page reads its params, calls a loader in lib/server/, and renders components/<page>/: it stays short.
+  {
+    files: ['app/**/page.tsx'],
+    rules: { 'max-lines': ['error', { max: 80 }] },
   },
   {
     files: ['lib/**/*.{ts,tsx,mjs}'],
