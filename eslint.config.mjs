@@ -11,6 +11,7 @@ import nextTs from 'eslint-config-next/typescript';
  *   folder of lib/ (auth, server, api, cache, view, ...) imports lib/sources at all.
  * - A source folder (lib/sources/<name>/) never imports another source folder; what several share sits
  *   beside them as a shared module: breaker.ts, breakers.ts, ledger-errors.ts, types.ts.
+ * - lib/operations and lib/sources never import what sits above them: lib/auth, lib/server, lib/actions, lib/api.
  * - lib/ never imports app/ or components/; components/ never import app/ (server actions are in lib/actions/).
  * - A page (every page.tsx under app/) is at most 80 lines: its loader is in lib/server/, its view in components/<page>/.
  * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
@@ -29,6 +30,13 @@ const noUi = {
 
 const restrictImports = (...patterns) => ['error', { patterns }];
 
+// What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
+// operations and the sources below them never import it, so no request runs back up.
+const noUpperLib = {
+  group: ['@/lib/auth', '@/lib/auth/**', '@/lib/server', '@/lib/server/**', '@/lib/actions', '@/lib/actions/**', '@/lib/api', '@/lib/api/**'],
+  message: 'Operations and sources sit below lib/auth, lib/server, lib/actions and lib/api: they never import them.',
+};
+
 const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
   files: [`lib/sources/${name}/**/*.{ts,tsx,mjs}`],
   rules: {
@@ -42,6 +50,7 @@ const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
         message: 'A source never imports another source: import shared modules by @/lib/sources/<module>.',
       },
       { group: ['@/lib/operations', '@/lib/operations/**'], message: 'Sources are below the operations: they never import them.' },
+      noUpperLib,
       noUi,
     ),
   },
@@ -128,7 +137,7 @@ export default defineConfig([
   // The picker and the modules the sources share (their folders are narrowed further below).
   {
     files: ['lib/sources/**/*.{ts,tsx,mjs}'],
-    rules: { 'no-restricted-imports': restrictImports(noUi) },
+    rules: { 'no-restricted-imports': restrictImports(noUpperLib, noUi) },
   },
   {
     files: ['lib/operations/**/*.{ts,tsx,mjs}'],
@@ -138,6 +147,7 @@ export default defineConfig([
           regex: `^@/lib/sources/(?!(${shared})$)`,
           message: 'Operations reach sources through the picker: import { sources } from @/lib/sources.',
         },
+        noUpperLib,
         noUi,
       ),
     },
