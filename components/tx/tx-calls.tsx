@@ -3,7 +3,7 @@ import type { InternalTx } from '@/lib/interface/transaction';
 import { formatUnits } from '@/lib/format';
 import { callTree, type CallNode } from '@/lib/view/tx-page';
 import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
-import { Party } from './tx-party';
+import { TxParty } from './tx-party';
 
 /** The transaction's internal calls: a tree where the source says which call made which, else a list in its order. */
 export function TxCalls({ internal, chain, labels }: { internal: InternalTx[] | null | undefined; chain: ChainView; labels: SavedLabels }) {
@@ -60,8 +60,8 @@ function CallList({ nodes, chain, labels }: { nodes: CallNode[]; chain: ChainVie
 function Call({ call, chain, labels }: { call: CallNode['call']; chain: ChainView; labels: SavedLabels }) {
   return (
     <>
-      <span className="font-mono text-ink-muted">{call.type}</span> <Party address={call.from} chain={chain} labels={labels} /> →{' '}
-      <Party address={call.to} chain={chain} labels={labels} />
+      <span className="font-mono text-ink-muted">{call.type}</span> <TxParty address={call.from} chain={chain} labels={labels} /> →{' '}
+      <TxParty address={call.to} chain={chain} labels={labels} />
       {call.value !== '0' ? ` ${formatUnits(call.value, chain.decimals).text} ${chain.symbol}` : ''}
       {call.reverted ? <span className="text-negative"> (reverted)</span> : null}
     </>

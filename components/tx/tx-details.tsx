@@ -3,7 +3,7 @@ import { formatUnits, formatUtc } from '@/lib/format';
 import type { TxPageData } from '@/lib/server/tx-page';
 import { fee, methodOf, nativeMoves, tokenMoves } from '@/lib/view/tx-page';
 import { TxCalls } from './tx-calls';
-import { Party } from './tx-party';
+import { TxParty } from './tx-party';
 
 function Row({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -41,10 +41,10 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
           </time>
         </Row>
         <Row term="From">
-          <Party address={tx.from_address} chain={chain} labels={labels} testId="tx-from" />
+          <TxParty address={tx.from_address} chain={chain} labels={labels} testId="tx-from" />
         </Row>
         <Row term={tx.to_address ? 'To' : 'Created contract'}>
-          <Party address={tx.to_address ?? tx.receipt_contract_address} chain={chain} labels={labels} testId="tx-to" />
+          <TxParty address={tx.to_address ?? tx.receipt_contract_address} chain={chain} labels={labels} testId="tx-to" />
         </Row>
         <Row term="Value">
           <span data-testid="tx-value" data-wei={tx.value}>
@@ -76,7 +76,7 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
                 <span className="font-semibold">
                   {formatUnits(n.value, chain.decimals).text} {chain.symbol}
                 </span>
-                {n.internal ? ' (internal)' : ''} from <Party address={n.from} chain={chain} labels={labels} /> to <Party address={n.to} chain={chain} labels={labels} />
+                {n.internal ? ' (internal)' : ''} from <TxParty address={n.from} chain={chain} labels={labels} /> to <TxParty address={n.to} chain={chain} labels={labels} />
               </li>
             ))}
             {moves.map((mv, i) => (
@@ -96,7 +96,7 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
                   <span className="break-all">{tokenName(mv.token)}</span>
                   {mv.tokenId !== null ? ` #${mv.tokenId}` : ''}
                 </span>{' '}
-                from <Party address={mv.from} chain={chain} labels={labels} /> to <Party address={mv.to} chain={chain} labels={labels} />
+                from <TxParty address={mv.from} chain={chain} labels={labels} /> to <TxParty address={mv.to} chain={chain} labels={labels} />
               </li>
             ))}
           </ul>
