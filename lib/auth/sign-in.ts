@@ -7,7 +7,7 @@ import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, signInChains, verifyChallenge } from '@/lib/operations/sign-in';
-import { matchOrigin } from '@/lib/security/public-origins.mjs';
+import { matchOrigin } from '@/lib/public-origins.mjs';
 import { deleteAllSavedWallets } from './saved-wallets';
 import { DEFAULT_SESSION_S, endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge, type Session } from './session';
 
