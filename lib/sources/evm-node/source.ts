@@ -18,6 +18,7 @@ import { chainMark } from './chain';
 import { headBlock, reorgDepth } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
+import { decodeTransaction } from './decode';
 import { walletIndexState } from './activity';
 
 /**
@@ -34,7 +35,7 @@ export const nodeBalance: BalanceSource = {
   nativeBalance: async (address, chain, block) => nodeNativeBalance(address, chain, block ?? (await headBlock())),
 };
 
-export const nodeTx: TransactionSource = { transaction: nodeTransaction };
+export const nodeTx: TransactionSource = { transaction: nodeTransaction, decode: (chain, parts) => decodeTransaction(chain.id, parts) };
 
 export const nodeNftResync: NftResyncSource = {
   resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),
