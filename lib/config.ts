@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { LOCAL_DEVNETS, chainById, chainOrCustom, findChain, hexChainId } from './chains';
-import { developmentOrigins, parsePublicOrigins } from './security/public-origins.mjs';
+import { developmentOrigins, parsePublicOrigins } from './public-origins.mjs';
 
 /**
  * Every environment variable Lantern reads, validated once. `loadConfig()` runs at start-up from
@@ -43,6 +43,8 @@ const envSchema = z.object({
   ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
+  SOURCIFY_URL: optionalUrl('SOURCIFY_URL'),
+  SIGNATURE_LOOKUP_URL: optionalUrl('SIGNATURE_LOOKUP_URL'),
   DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -122,6 +124,10 @@ export interface Config {
   defaultChainId: number | null;
   /** Hosted mode with DEFAULT_CHAIN a local devnet: the hosted API is another Lantern reading the devnets, which it is asked for. */
   hostedDevnets: boolean;
+  /** A Sourcify-compatible server (`{url}/v2/contract/{chainId}/{address}?fields=abi`): verified ABIs, read in the background. */
+  sourcifyUrl?: string;
+  /** An OpenChain-compatible signature database (`{url}/signature-database/v1/lookup`), asked in the background. */
+  signatureLookupUrl?: string;
   databaseUrl?: string;
   dataDir: string;
   sessionSecret: string;
@@ -201,6 +207,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     ensRpcUrl: e.ENS_RPC_URL,
     defaultChainId,
     hostedDevnets: mode === 'hosted' && LOCAL_DEVNETS.some((d) => d.id === defaultChainId),
+    sourcifyUrl: e.SOURCIFY_URL,
+    signatureLookupUrl: e.SIGNATURE_LOOKUP_URL,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(e.DATA_DIR),

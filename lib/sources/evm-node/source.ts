@@ -12,6 +12,7 @@ import { chainMark } from './chain';
 import { headBlock, reorgDepth } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
+import { decodeTransaction } from './decode';
 import { walletIndexState } from './activity';
 
 /**
@@ -32,7 +33,7 @@ function make(chain: Chain): EvmSources {
     history: { history: nodeWalletHistory, coverage: (ms) => historyCoverageWithin(chain.id, ms) },
     nfts: { nfts: nodeWalletNfts },
     balance: { nativeBalance: async (address, c, block) => nodeNativeBalance(address, c, block ?? (await headBlock(c.id))) },
-    transaction: { transaction: nodeTransaction },
+    transaction: { transaction: nodeTransaction, decode: (c, parts) => decodeTransaction(c.id, parts) },
     nftResync: { resync: (c, contract, tokenId, q) => nodeResyncNft(c, contract.toLowerCase(), tokenId, q) },
     activeChains: { activeChains: (address, chains) => Promise.all(chains.map((c) => nodeActiveChain(address, c))) },
     tokenFacts: { tokenFacts: tokenFactsMany },

@@ -1,4 +1,5 @@
 import 'server-only';
+import { decodeOffline } from '@/lib/decode';
 import { allChains } from '@/lib/chains';
 import { resyncWaits } from '@/lib/interface/nft-resync';
 import type { EvmSources, SignInSource } from '@/lib/sources/types';
@@ -22,7 +23,11 @@ export const hostedEvm: EvmSources = {
   history: { history: hostedWalletHistory, coverage: async () => null },
   nfts: { nfts: hostedWalletNfts },
   balance: { nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance },
-  transaction: { transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }) },
+  transaction: {
+    transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }),
+    // The hosted API's own decoding covers what it knows; Lantern adds the shipped table's names offline.
+    decode: (_chain, parts) => decodeOffline(parts),
+  },
   // The hosted API queues an async resync (202) and answers a sync one (200).
   nftResync: { resync: async (chain, contract, tokenId, q) => ({ httpStatus: resyncWaits(q) ? 200 : 202, answer: await hostedResyncNft(chain, contract, tokenId, q) }) },
   activeChains: { activeChains: hostedActiveChains },

@@ -16,7 +16,7 @@ import { DEVNET_CHAIN } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
-import { profileIdFor } from '@/lib/auth/profile';
+import { profileIdFor } from './profile-id';
 import { breakerOpenInChain } from '@/lib/sources/breaker';
 import { evmNode, evmNodeChains } from '@/lib/sources/evm-nodes';
 import type { SignInSource } from '@/lib/sources/types';
