@@ -123,10 +123,10 @@ const g = globalThis as unknown as { __lanternMulticallMode?: Map<number, Promis
 const modes = (g.__lanternMulticallMode ??= new Map());
 
 /** What the node said when it no longer has a block's state (Geth, Erigon, Reth, Nethermind, anvil, providers). */
-const PRUNED = /missing trie node|state (?:is )?not available|historical state|pruned|state .*(?:unavailable|not found)|BlockOutOfRange|required historical|not an archive/i;
+const PRUNED = /missing trie node|state (?:is )?not available|historical state|pruned|state .{0,40}(?:unavailable|not found)|BlockOutOfRange|required historical|not an archive/i;
 
 /** The 410 for a read of a block whose state the node has dropped. */
-export function statePruned(block: number): LanternError {
+export function statePruned(block: BlockRef): LanternError {
   return new LanternError(
     410,
     'block_pruned',
@@ -134,7 +134,8 @@ export function statePruned(block: number): LanternError {
   );
 }
 
-function isPruned(e: unknown): boolean {
+/** The node's error says it no longer has the state of the block asked for. */
+export function isPruned(e: unknown): boolean {
   return e instanceof RpcMethodError && PRUNED.test(e.detail);
 }
 
@@ -154,8 +155,11 @@ async function modeOf(chain: Chain): Promise<Mode> {
   return mode;
 }
 
+/** A block number, or the node's latest block (for facts that do not depend on one). */
+export type BlockRef = number | 'latest';
+
 /** Each view call at `block`, in order: chunks of MULTICALL_CHUNK through aggregate3 (see above). */
-export async function multicall(chain: Chain, calls: readonly ViewCall[], block: number): Promise<CallOutcome[]> {
+export async function multicall(chain: Chain, calls: readonly ViewCall[], block: BlockRef): Promise<CallOutcome[]> {
   if (calls.length === 0) return [];
   const chunks: ViewCall[][] = [];
   for (let i = 0; i < calls.length; i += MULTICALL_CHUNK) chunks.push(calls.slice(i, i + MULTICALL_CHUNK));
@@ -163,11 +167,11 @@ export async function multicall(chain: Chain, calls: readonly ViewCall[], block:
   return out.flat();
 }
 
-async function runChunk(chain: Chain, calls: ViewCall[], block: number): Promise<CallOutcome[]> {
+async function runChunk(chain: Chain, calls: ViewCall[], block: BlockRef): Promise<CallOutcome[]> {
   const mode = await modeOf(chain);
   if (mode === 'single') return singles(chain, calls, block);
   const data = encodeAggregate3(calls);
-  const tag = hexNum(block);
+  const tag = block === 'latest' ? block : hexNum(block);
   let answer: Hex;
   try {
     if (mode === 'deployed') {
@@ -193,7 +197,7 @@ async function runChunk(chain: Chain, calls: ViewCall[], block: number): Promise
 }
 
 /** The node does not take state overrides: this and every later read of the chain make single calls. */
-function refusedOverride(chain: Chain, calls: ViewCall[], block: number, reason: string): Promise<CallOutcome[]> {
+function refusedOverride(chain: Chain, calls: ViewCall[], block: BlockRef, reason: string): Promise<CallOutcome[]> {
   if (modes.get(chain.id) !== 'single') {
     log().info({ chainId: chain.id, reason: reason.slice(0, 200) }, 'EVM node refused an eth_call state override; reading view calls one by one');
     modes.set(chain.id, 'single');
@@ -202,7 +206,7 @@ function refusedOverride(chain: Chain, calls: ViewCall[], block: number, reason:
 }
 
 /** aggregate3 failed as a whole (a call used up the gas): each half on its own, down to single calls. */
-async function split(chain: Chain, calls: ViewCall[], block: number): Promise<CallOutcome[]> {
+async function split(chain: Chain, calls: ViewCall[], block: BlockRef): Promise<CallOutcome[]> {
   if (calls.length === 1) return singles(chain, calls, block);
   const mid = Math.ceil(calls.length / 2);
   const [a, b] = await Promise.all([runChunk(chain, calls.slice(0, mid), block), runChunk(chain, calls.slice(mid), block)]);
@@ -216,8 +220,8 @@ async function override(): Promise<Record<string, { code: Hex }>> {
 }
 
 /** One eth_call per view call (batched into few HTTP requests by the RPC client); a node error fails the call only. */
-function singles(chain: Chain, calls: ViewCall[], block: number): Promise<CallOutcome[]> {
-  const tag = hexNum(block);
+function singles(chain: Chain, calls: ViewCall[], block: BlockRef): Promise<CallOutcome[]> {
+  const tag = block === 'latest' ? block : hexNum(block);
   return Promise.all(
     calls.map(async (c): Promise<CallOutcome> => {
       try {
