@@ -53,10 +53,9 @@ export async function readHoldings(
     { target: token as Address, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Address] }) },
     { target: token as Address, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' }) },
   ]);
-  const [outcomes, nativeWei] = await Promise.all([
-    multicall(chain, calls, block),
-    opts.excludeNative ? Promise.resolve(null) : nativeBalanceAt(chain, wallet, block),
-  ]);
+  // The native balance is read even when it is not shown: one call beside the multicall, and a node that
+  // has pruned the block's state says so here when there is no token to read.
+  const [outcomes, nativeWei] = await Promise.all([multicall(chain, calls, block), nativeBalanceAt(chain, wallet, block)]);
   const tokens: TokenBalance[] = [];
   const unreadable: UnreadableToken[] = [];
   fungible.forEach((token, i) => {
@@ -73,7 +72,7 @@ export async function readHoldings(
     tokens.push(tokenRow(token, f, balance, supply.ok ? uint(supply.data) : null));
   });
   tokens.sort((a, b) => Number(a.possible_spam) - Number(b.possible_spam) || label(a).localeCompare(label(b)) || a.token_address.localeCompare(b.token_address));
-  const native = nativeWei === null ? null : nativeRow(chain, nativeWei);
+  const native = opts.excludeNative ? null : nativeRow(chain, nativeWei);
   return { block, native, tokens, unreadable };
 }
 
