@@ -135,7 +135,7 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
  * once its index has caught up with the head: waits for the indexing job (up to `waitMs`; null when it is
  * still running then, on this instance or another).
  */
-export async function nodeNftCounts(address: string, chain: Chain, waitMs: number): Promise<{ nfts: number; collections: number } | null> {
+export async function nodeNftCounts(chain: Chain, address: string, waitMs: number): Promise<{ nfts: number; collections: number } | null> {
   await assertNodeChain(chain);
   const owner = address.toLowerCase();
   const deadline = Date.now() + waitMs;

@@ -20,7 +20,7 @@ export async function nodeWalletStats(address: string, chain: Chain): Promise<Wa
   await assertChain(chain);
   const wallet = address.toLowerCase();
   const [nfts, transactions, transfers] = await Promise.all([
-    nodeNftCounts(wallet, chain, WAIT_MS),
+    nodeNftCounts(chain, wallet, WAIT_MS),
     walletTransactionCount(chain.id, wallet, WAIT_MS),
     walletLogs(chain, wallet).then((at) => transferCounts(chain, wallet, at)),
   ]);
