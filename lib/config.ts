@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { developmentOrigins, parsePublicOrigins } from './security/public-origins.mjs';
+import { developmentOrigins, parsePublicOrigins } from './public-origins.mjs';
 
 /**
  * Every environment variable Lantern reads, validated once. `loadConfig()` runs at start-up from

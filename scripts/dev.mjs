@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 import { WARM_UP_PATHS, warmPaths } from './lib/warm-up.mjs';
-import { developmentOrigins } from '../lib/security/public-origins.mjs';
+import { developmentOrigins } from '../lib/public-origins.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);

@@ -6,7 +6,8 @@ import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { csvLine } from '@/lib/view/csv';
 import { utcDate, formatUtc } from '@/lib/format';
 import { isDevnetMode, toChainView, toErrorInfo } from '@/lib/server/page';
-import { describeTransaction, DIRECTION_LABEL, type Transfer } from '@/lib/view/tx-view';
+import { DIRECTION_LABEL } from '@/lib/view/tx-row';
+import { describeTransaction, type Transfer } from '@/lib/view/tx-view';
 
 export const CSV_MAX_ROWS = 10_000;
 const PAGE = 100;
