@@ -110,10 +110,16 @@ async function readLogs(chain: Chain, wallet: string, from: number, to: number):
   return logs.map((l) => classifyLog(l, wallet)).filter((x): x is WalletLog => x !== null);
 }
 
+/** Blocks read and committed at a time, so a long chain's first read keeps its progress as it goes. */
+const COMMIT_SPAN = 500_000;
+
 async function catchUp(chain: Chain, wallet: string, final: number, epoch: number): Promise<void> {
   if (final < 1) return;
   const d = await db();
-  for (const gap of gaps(await loadSpans(d, chain.id, scope(wallet)), 1, final)) {
+  const todo = gaps(await loadSpans(d, chain.id, scope(wallet)), 1, final).flatMap((g) =>
+    Array.from({ length: Math.ceil((g.hi - g.lo + 1) / COMMIT_SPAN) }, (_, i) => ({ lo: g.lo + i * COMMIT_SPAN, hi: Math.min(g.hi, g.lo + (i + 1) * COMMIT_SPAN - 1) })),
+  );
+  for (const gap of todo) {
     const rows = await readLogs(chain, wallet, gap.lo, gap.hi);
     await d.transaction(async (tx) => {
       await assertEpoch(tx, chain.id, epoch);
