@@ -41,6 +41,8 @@ const envSchema = z.object({
   ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
+  SOURCIFY_URL: optionalUrl('SOURCIFY_URL'),
+  SIGNATURE_LOOKUP_URL: optionalUrl('SIGNATURE_LOOKUP_URL'),
   DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -103,6 +105,10 @@ export interface Config {
   /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
   evmHistoryWindow: number;
   ensRpcUrl?: string;
+  /** A Sourcify-compatible server (`{url}/v2/contract/{chainId}/{address}?fields=abi`): verified ABIs, read in the background. */
+  sourcifyUrl?: string;
+  /** An OpenChain-compatible signature database (`{url}/signature-database/v1/lookup`), asked in the background. */
+  signatureLookupUrl?: string;
   /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
   defaultChain: string;
   /** Whether chain `devnet` (0x7a69) is accepted: Lantern reads the devnet itself, or fronts a Lantern that does. */
@@ -183,6 +189,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     evmHistoryWindow: e.EVM_HISTORY_WINDOW,
     ensRpcUrl: e.ENS_RPC_URL,
+    sourcifyUrl: e.SOURCIFY_URL,
+    signatureLookupUrl: e.SIGNATURE_LOOKUP_URL,
     defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
     acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),
     databaseUrl: e.DATABASE_URL,

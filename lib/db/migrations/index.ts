@@ -7,6 +7,7 @@ import { evmWalletLogsMigration } from './160-evm-wallet-logs';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
+import { decodeMigration } from './400-decode';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -18,4 +19,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, evmWalletLogsMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, evmWalletLogsMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration].sort((a, b) => a.id - b.id);
