@@ -72,7 +72,7 @@ const hostOnly = (u: string) => (hostOf(u) === 'unknown host' ? 'unknown' : host
 /** Which source answers what, per chain, safe to show anyone: hosts only (URLs often carry a key). */
 async function describe(c: Config): Promise<SourceDescription[]> {
   const hosted = c.mode === 'hosted';
-  const wallet = 'Wallet history, NFTs, balances, transactions';
+  const wallet = 'Wallet history, NFTs, balances, tokens and approvals, transactions';
   const nodes = evmNodeList();
   await evmNodeChains(); // EVM_RPC_URL's chain, if its node has said it since
   const rows: SourceDescription[] = nodes.map((n) => ({

@@ -3,6 +3,9 @@ import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import type { EvmSources } from '@/lib/sources/types';
 import { nodeActiveChain } from './active-chains';
+import { nodeApprovals } from './approvals';
+import { nodeErc20Balances, nodeTokenBalances } from './holdings';
+import { nodeWalletStats } from './wallet-stats';
 import { nodeNativeBalance } from './balance';
 import { nodeWalletHistory } from './history';
 import { nodeWalletNfts } from './nfts';
@@ -35,6 +38,7 @@ function make(chain: Chain): EvmSources {
     balance: { nativeBalance: async (address, c, block) => nodeNativeBalance(address, c, block ?? (await headBlock(c.id))) },
     transaction: { transaction: nodeTransaction, decode: (c, parts) => decodeTransaction(c.id, parts) },
     nftResync: { resync: (c, contract, tokenId, q) => nodeResyncNft(c, contract.toLowerCase(), tokenId, q) },
+    holdings: { tokens: nodeTokenBalances, erc20: nodeErc20Balances, approvals: nodeApprovals, stats: nodeWalletStats },
     activeChains: { activeChains: (address, chains) => Promise.all(chains.map((c) => nodeActiveChain(address, c))) },
     tokenFacts: { tokenFacts: tokenFactsMany },
     activity: {

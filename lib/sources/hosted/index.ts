@@ -4,6 +4,7 @@ import { allChains } from '@/lib/chains';
 import { resyncWaits } from '@/lib/interface/nft-resync';
 import type { EvmSources, SignInSource } from '@/lib/sources/types';
 import { hostedActiveChains } from './active-chains';
+import { hostedApprovals, hostedErc20Balances, hostedTokenBalances, hostedWalletStats } from './wallet-holdings';
 import { hostedRequestChallenge, hostedVerifyChallenge } from './auth';
 import { hostedNativeBalance } from './balance';
 import { hostedResyncNft } from './nft-resync';
@@ -30,6 +31,7 @@ export const hostedEvm: EvmSources = {
   },
   // The hosted API queues an async resync (202) and answers a sync one (200).
   nftResync: { resync: async (chain, contract, tokenId, q) => ({ httpStatus: resyncWaits(q) ? 200 : 202, answer: await hostedResyncNft(chain, contract, tokenId, q) }) },
+  holdings: { tokens: hostedTokenBalances, erc20: hostedErc20Balances, approvals: hostedApprovals, stats: hostedWalletStats },
   activeChains: { activeChains: hostedActiveChains },
   tokenFacts: null,
   activity: null,
