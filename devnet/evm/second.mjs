@@ -19,8 +19,8 @@ export const SECOND_ACCOUNTS = {
   deployer: { index: ACCOUNTS.deployer.index, role: 'Deploys Devnet 2 Dollar (D2D, 6 decimals) and Second Lights (ERC-721); mints; funds nadia' },
   alice: { index: ACCOUNTS.alice.index, role: 'Active on both chains: funds herself here (ETH to her own address), holds D2D, sends some to nadia' },
   bob: { index: ACCOUNTS.bob.index, role: 'Active on both chains: receives a Second Light and ETH, pays alice back' },
-  // Index 21: beyond anvil's 20 funded accounts, unused on the first chain.
-  nadia: { index: 21, role: 'Active only on the second chain: funded by deployer, trades a Second Light and D2D' },
+  // Index 30: beyond anvil's 20 funded accounts, and beyond those the first chain's scenario uses (up to 23).
+  nadia: { index: 30, role: 'Active only on the second chain: funded by deployer, trades a Second Light and D2D' },
 };
 
 export const SECOND_ANVIL_ARGS = [
@@ -162,7 +162,7 @@ export function renderSecondChainMd() {
     'It is seeded on every start (a dozen transactions, well under a second; `devnet/evm/second.mjs`). Its story:', '',
     '- **alice** and **bob** are active on both chains: alice funds herself (1 ETH to her own address), holds Devnet 2 Dollar',
     '  (D2D) and a Second Light she gets from nadia; bob receives a Second Light and ETH, and pays alice back.',
-    '- **nadia** (dev account 21) is active **only** on the second chain: the deployer funds her, she pays bob, receives D2D',
+    '- **nadia** (dev account 30) is active **only** on the second chain: the deployer funds her, she pays bob, receives D2D',
     '  from alice and sends her Second Light #1 to alice. On the first chain her history is empty.', '',
     '| name | address | dev index | role |', '|---|---|---|---|');
   for (const [name, a] of Object.entries(SECOND_ACCOUNTS)) L.push(`| ${name} | \`${A[name]}\` | ${a.index} | ${a.role} |`);

@@ -30,7 +30,10 @@ describe('the devnet home showcase', () => {
       expect(w.name in SECOND_ACCOUNTS, w.name).toBe(true);
       expect(w.address).toBe(signers[w.name as keyof typeof signers].address);
     }
+    // nadia is no account of the first chain's scenario, and no address of it either.
+    const nadia = SHOWCASE_SECOND_CHAIN.find((w) => w.name === 'nadia')!.address;
     expect(scenario.accounts.nadia).toBeUndefined();
+    expect(Object.values(scenario.accounts).map((a) => a.checksumAddress)).not.toContain(nadia);
     expect(scenario.accounts.alice.checksumAddress).toBe(SHOWCASE_SECOND_CHAIN.find((w) => w.name === 'alice')!.address);
   });
 
