@@ -6,6 +6,7 @@ import { evmSpansMigration } from './130-evm-spans';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
+import { liveMigration } from './400-live';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -17,4 +18,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, liveMigration].sort((a, b) => a.id - b.id);
