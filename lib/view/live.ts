@@ -4,8 +4,8 @@ import type { HistoryPageWire } from '@/lib/interface/history';
  * What a live stream (`GET /api/live/wallets/{address}`, `GET /api/live/heads`; lib/live) sends, as the
  * browser reads it. Lantern's own, outside the published interface. Server-Sent Events:
  *
- * - `hello`: how this stream learns of changes (`follow`: the chain's heads; `poll`: the hosted API's
- *   first page every `interval_s` seconds). First, without an id.
+ * - `hello`: how this stream learns of changes (`follows`: the chain's heads; else the hosted API's first
+ *   page, every `interval_s` seconds). First, without an id.
  * - `tx`: one new transaction of the wallet, in the published history's row shape, oldest first.
  * - `removed`: transactions a chain reorganisation took away (by hash), and the block it forked after.
  * - `head`: the chain's new head (number, hash, epoch), once the wallet's changes up to it are sent.
@@ -19,8 +19,9 @@ import type { HistoryPageWire } from '@/lib/interface/history';
 export type LiveEventName = 'hello' | 'tx' | 'removed' | 'head' | 'gap' | 'reset';
 
 export interface LiveHello {
-  mode: 'follow' | 'poll';
-  /** Seconds between polls (poll mode), else null. */
+  /** Lantern follows the chain's heads (node); else it polls the hosted API's first pages. */
+  follows: boolean;
+  /** Seconds between polls, when it polls; else null. */
   interval_s: number | null;
   chain: string;
 }

@@ -14,6 +14,7 @@ import { chainForView, toErrorInfo } from '@/lib/server/page';
 import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '@/lib/view/tx-page';
 import { card } from '@/components/ui/card';
 import { PageShell } from '@/components/layout/page-shell';
+import { PendingTxLive } from '@/components/live/pending-tx';
 
 export const dynamic = 'force-dynamic';
 
@@ -37,7 +38,10 @@ export default async function TransactionPage({ params, searchParams }: Props) {
   // transaction is a 200 that says pending.
   if (loaded.error && (loaded.error.code === 'transaction_not_found' || (loaded.error.code === 'invalid_parameter' && loaded.error.parameter === 'hash'))) notFound();
   const body = loaded.error ? (
-    <ErrorState error={loaded.error} />
+    <>
+      <ErrorState error={loaded.error} />
+      {loaded.error.code === 'transaction_pending' && 'chain' in chainResult && <PendingTxLive chain={chainResult.chain.name} />}
+    </>
   ) : 'tx' in loaded && loaded.tx ? (
     <TxView tx={loaded.tx} chain={loaded.chain} labels={loaded.labels} tokens={loaded.tokens} />
   ) : null;

@@ -17,6 +17,8 @@ import { chainForView, chainOptions, defaultChainName, renderTime, toChainView, 
 import { describeTransaction, type ChainView, type SavedLabels } from '@/lib/view/tx-view';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { reverseNames } from '@/lib/operations/names';
+import { liveStart, liveStartAfter } from '@/lib/operations/live';
+import { LiveWallet } from '@/components/live/live-wallet';
 
 export const dynamic = 'force-dynamic';
 
@@ -82,6 +84,8 @@ async function FirstPage({
   otherChains: { name: string; label: string }[];
 }) {
   let initial: InitialHistory;
+  // Where the live stream starts: read before the rows, so a transaction mined meanwhile is not missed.
+  const liveFrom = await liveStart(chain.name).catch(() => null);
   try {
     // The same validation as the published API, so a bad URL reads exactly like a bad API call.
     const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
@@ -106,6 +110,7 @@ async function FirstPage({
     <>
       {missing ? <CoverageNote missing={missing} /> : null}
       {indexing ? <IndexingNote /> : null}
+      {initial.ok && <LiveWallet address={address} chain={chain.name} since={liveFrom ?? liveStartAfter(initial.page)} view="history" />}
       <HistoryView address={address} chain={chain} serverView={view} serverTime={time} initial={initial} labels={labels} ensNames={ens} now={renderTime()} otherChains={otherChains} />
     </>
   );

@@ -18,7 +18,8 @@ import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
 import { chainMark, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
 import { watchNodeHeads } from './heads';
-import { headBlock, nodeChainId, reorgDepth, type HeadInfo } from './rpc';
+import { assertNodeChain, headBlock, nodeChainId, reorgDepth, type HeadInfo } from './rpc';
+import { DEVNET_CHAIN, chainById } from '@/lib/chains';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
 import { walletIndexState } from './activity';
@@ -91,7 +92,8 @@ export const nodeFollow: ChainFollowSource = {
     await heardHead(head.chainId, { number: head.number, hash: head.hash, parentHash: head.parentHash });
   },
   async current(chainId) {
-    if ((await nodeChainId()) !== chainId) throw new Error(`This Lantern's EVM node does not serve chain ${chainId}`);
+    // One node serves one chain: another is the caller's mistake, a 400 naming `chain`.
+    if ((await nodeChainId()) !== chainId) await assertNodeChain(chainById(chainId) ?? { ...DEVNET_CHAIN, id: chainId, name: `chain ${chainId}`, hex: `0x${chainId.toString(16)}` });
     const c = await currentChain();
     return { chainId, number: c.head, hash: c.hash, parentHash: '', epoch: c.epoch };
   },

@@ -22,6 +22,8 @@ import { MAX_CONTRACT_FILTERS, NFT_PAGE_SIZE } from '@/lib/view/search-params';
 import { nftParsers, serializeNftParams } from '@/lib/server/view-params';
 import { chainForView, chainOptions, defaultChainName, toErrorInfo, walletFromParam } from '@/lib/server/page';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
+import { LiveWallet } from '@/components/live/live-wallet';
+import { liveStart } from '@/lib/operations/live';
 
 export const dynamic = 'force-dynamic';
 
@@ -54,6 +56,11 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
           <BalanceHeader address={address} chain={chainResult.chain.name} />
         </Suspense>
       )}
+      {chainResult.chain.operations.includes('history') && (
+        <Suspense fallback={<div className="mt-3 h-6" />}>
+          <NftLive address={address} chain={chainResult.chain.name} />
+        </Suspense>
+      )}
       <ExplorerProviders>
         <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
       </ExplorerProviders>
@@ -67,6 +74,11 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
       </section>
     </>
   );
+}
+
+/** The live bar: the NFTs (and the balance above) are read again when the wallet's transactions change. */
+async function NftLive({ address, chain }: { address: string; chain: string }) {
+  return <LiveWallet address={address} chain={chain} since={await liveStart(chain).catch(() => null)} view="nfts" />;
 }
 
 async function NftGrid({ address, view, chainLabel }: { address: string; view: NftView; chainLabel: string }) {
