@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { getAddress, type Hex } from 'viem';
+import { readFileSync } from 'node:fs';
+import { encodeDeployData, encodeFunctionData, getAddress, type Abi, type Hex } from 'viem';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 import { freePort } from '../tests/support/ports';
@@ -199,6 +200,28 @@ test('past the cap: “N new transactions, show”; on another order: a link to 
   await link.click();
   await expect(page).toHaveURL(`${app.url}/wallet/${wallet}`);
   await expect(page.locator(`li[data-tx-hash="${hash}"]`)).toBeVisible();
+});
+
+test('on the NFTs tab, a token minted to the wallet appears without a reload', async ({ page }) => {
+  const lights = JSON.parse(readFileSync('devnet/evm/artifacts/Lights721.json', 'utf8')) as { abi: Abi; bytecode: Hex };
+  const deploy = await rpc<Hex>('eth_sendTransaction', [
+    { from: accounts[0], data: encodeDeployData({ abi: lights.abi, bytecode: lights.bytecode, args: ['Live Lights', 'LLT'] } as never), gas: '0x2dc6c0' },
+  ]);
+  let contract: Hex | undefined;
+  for (let i = 0; i < 100 && !contract; i++) {
+    contract = (await rpc<{ contractAddress: Hex } | null>('eth_getTransactionReceipt', [deploy]))?.contractAddress;
+    if (!contract) await new Promise((r) => setTimeout(r, 20));
+  }
+  await page.goto(`${app.url}/wallet/${wallet}/nfts`);
+  // The wallet's first listing indexes it (SYNCING, then none held).
+  await expect(page.locator('[data-status="SYNCING"]')).toHaveCount(0, { timeout: 30_000 });
+  await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+  await expect(page.getByTestId('live-state')).toHaveAttribute('data-state', 'open', { timeout: 20_000 });
+  await expect(page.locator('li[data-token-id]')).toHaveCount(0);
+  await rpc('eth_sendTransaction', [{ from: accounts[0], to: contract, data: encodeFunctionData({ abi: lights.abi, functionName: 'mint', args: [wallet] } as never), gas: '0x2dc6c0' }]);
+  await expect(page.locator('li[data-token-id="1"]')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('live-announcement')).toContainText('NFTs updated');
+  expect(await sameDocument(page)).toBe(true);
 });
 
 test('a pending transaction’s page shows it mined by itself', async ({ page }) => {

@@ -63,7 +63,7 @@ export async function watchNodeHeads(
     try {
       ({ wsUrl } = await endpointFor(chainId));
     } catch (e) {
-      log().warn({ chainId, err: (e as Error).message }, 'head follower: the node is not answering; trying again');
+      log().warn({ chainId, err: (e as Error).message }, 'head follower: the node is not answering (or serves another chain); trying again');
       await sleep(config().evmHeadPollMs * 5, signal);
       continue;
     }
