@@ -3,19 +3,16 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { LivePanelProps } from './live-panel';
 
-// Fetched only once the page has loaded and gone quiet (useAfterLoad): none of it is first-load code.
+// The stream and the bar (live-panel.tsx) load a little after the page: none of it is first-load code.
 const LivePanel = lazy(() => import('./live-panel'));
 
-/**
- * Where a wallet page's live bar goes (history and NFTs tabs): one reserved line, so nothing moves when
- * it fills. Its code (live-panel.tsx: the stream and the bar) loads after the page.
- */
+/** A wallet page's live bar (history and NFTs tabs), on one reserved line so nothing moves when it fills. */
 export function LiveWallet(props: LivePanelProps) {
-  const ready = useAfterLoad();
+  const on = useLater();
   return (
     <div className="mt-3 flex h-6 min-w-0 items-center text-xs">
-      {ready && (
-        <Suspense fallback={null}>
+      {on && (
+        <Suspense>
           <LivePanel {...props} />
         </Suspense>
       )}
@@ -23,25 +20,12 @@ export function LiveWallet(props: LivePanelProps) {
   );
 }
 
-/** True once the page has loaded, a second has passed and the browser is idle. */
-export function useAfterLoad(): boolean {
-  const [ready, setReady] = useState(false);
+/** True a few seconds after hydration, once the page's own loading is over. */
+export function useLater(ms = 2500): boolean {
+  const [on, setOn] = useState(false);
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let idle: number | undefined;
-    const start = () => {
-      timer = setTimeout(() => {
-        if ('requestIdleCallback' in window) idle = requestIdleCallback(() => setReady(true), { timeout: 2000 });
-        else setReady(true);
-      }, 1000);
-    };
-    if (document.readyState === 'complete') start();
-    else window.addEventListener('load', start, { once: true });
-    return () => {
-      clearTimeout(timer);
-      if (idle !== undefined) cancelIdleCallback(idle);
-      window.removeEventListener('load', start);
-    };
-  }, []);
-  return ready;
+    const t = setTimeout(() => setOn(true), ms);
+    return () => clearTimeout(t);
+  }, [ms]);
+  return on;
 }

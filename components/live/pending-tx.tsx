@@ -1,17 +1,17 @@
 'use client';
 
 import { lazy, Suspense } from 'react';
-import { useAfterLoad } from './live-wallet';
+import { useLater } from './live-wallet';
 
 const PendingTxPanel = lazy(() => import('./pending-tx-panel'));
 
 /** On a pending transaction's page: the page is read again at each new head until it shows the transaction mined. */
 export function PendingTxLive({ chain }: { chain: string }) {
-  const ready = useAfterLoad();
+  const ready = useLater(1000);
   return (
     <div className="mt-3 flex h-6 min-w-0 items-center text-xs">
       {ready && (
-        <Suspense fallback={null}>
+        <Suspense>
           <PendingTxPanel chain={chain} />
         </Suspense>
       )}
