@@ -40,8 +40,9 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
   const [note, setNote] = useState<string | null>(null);
   const [said, setSaid] = useState('');
   const [highlight, setHighlight] = useState<string[]>([]);
-  // The URL the server rendered: a view changed in place since then (paging) is not refreshed under the person.
-  const [rendered] = useState(() => window.location.search);
+  // The view the server rendered: only when it and the view now are both the first page, newest first, of
+  // the same chain are the server's rows the ones on screen, to be refreshed in place.
+  const [rendered] = useState(() => new URLSearchParams(window.location.search));
   const search = useSearchParams().toString();
   const batch = useRef<{ tx: LiveTx[]; removed: string[]; gap: boolean }>({ tx: [], removed: [], gap: false });
   const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -83,8 +84,7 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
       announce(sentences.join(' '));
       return;
     }
-    const search = window.location.search;
-    const here = isLiveHistoryView(new URLSearchParams(search)) && search === rendered;
+    const here = refreshable(rendered, new URLSearchParams(window.location.search));
     const before = heldRef.current;
     const waiting = before === 'many' || gap ? 'many' : [...before, ...fresh.map((t) => t.hash)];
     const hold = () => {
@@ -162,10 +162,10 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
         : state === 'reconnecting'
           ? ['Reconnecting…', 'bg-warning']
           : ['Connecting…', 'bg-ink-muted'];
-  const onFirst = isLiveHistoryView(new URLSearchParams(search)) && (search ? `?${search}` : '') === rendered;
+  const onFirst = refreshable(rendered, new URLSearchParams(search));
 
   return (
-    <div className="flex min-w-0 items-center gap-3" data-testid="live-bar">
+    <div className="flex h-full min-w-0 items-center gap-3" data-testid="live-bar">
       <span className="inline-flex shrink-0 items-center gap-1.5 text-ink-muted" data-testid="live-state" data-state={state}>
         <span aria-hidden="true" className={`inline-block h-2 w-2 rounded-full ${dot}`} />
         {label}
@@ -191,6 +191,11 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
       {highlight.length > 0 && <style>{highlightCss(highlight)}</style>}
     </div>
   );
+}
+
+/** The rows on screen are the server's first page, newest first, so refreshing the page brings new ones in place. */
+function refreshable(rendered: URLSearchParams, now: URLSearchParams): boolean {
+  return isLiveHistoryView(rendered) && isLiveHistoryView(now) && rendered.get('chain') === now.get('chain');
 }
 
 /** New rows: slide in from just above and fade from the accent's tint (colour only, without motion, when motion is reduced). */

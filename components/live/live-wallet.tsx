@@ -10,7 +10,7 @@ const LivePanel = lazy(() => import('./live-panel'));
 export function LiveWallet(props: LivePanelProps) {
   const on = useLater();
   return (
-    <div className="mt-3 flex h-6 min-w-0 items-center text-xs">
+    <div className="mt-3 h-6 text-xs">
       {on && (
         <Suspense>
           <LivePanel {...props} />
@@ -20,12 +20,12 @@ export function LiveWallet(props: LivePanelProps) {
   );
 }
 
-/** True a few seconds after hydration, once the page's own loading is over. */
-export function useLater(ms = 2500): boolean {
+/** True 2.5 s after hydration, once the page's own loading is over. */
+export function useLater(): boolean {
   const [on, setOn] = useState(false);
   useEffect(() => {
-    const t = setTimeout(() => setOn(true), ms);
+    const t = setTimeout(() => setOn(true), 2500);
     return () => clearTimeout(t);
-  }, [ms]);
+  }, []);
   return on;
 }

@@ -38,7 +38,7 @@ export default function PendingTxPanel({ chain }: { chain: string }) {
   }, [chain, router]);
   const label = state === 'open' ? (interval ? `Waiting for its block · checked every ${interval} s` : 'Waiting for its block · live') : state === 'reconnecting' ? 'Reconnecting…' : 'Connecting…';
   return (
-    <span className="inline-flex items-center gap-1.5 text-ink-muted" data-testid="pending-live" data-state={state}>
+    <span className="flex h-full items-center gap-1.5 text-ink-muted" data-testid="pending-live" data-state={state}>
       <span aria-hidden="true" className={`inline-block h-2 w-2 rounded-full ${state === 'open' ? 'bg-positive' : 'bg-ink-muted'}`} />
       {label}
     </span>

@@ -7,9 +7,9 @@ const PendingTxPanel = lazy(() => import('./pending-tx-panel'));
 
 /** On a pending transaction's page: the page is read again at each new head until it shows the transaction mined. */
 export function PendingTxLive({ chain }: { chain: string }) {
-  const ready = useLater(1000);
+  const ready = useLater();
   return (
-    <div className="mt-3 flex h-6 min-w-0 items-center text-xs">
+    <div className="mt-3 h-6 text-xs">
       {ready && (
         <Suspense>
           <PendingTxPanel chain={chain} />
