@@ -43,6 +43,14 @@ const MAX_BUFFERED = 256 * 1024;
 /** What EventSource waits before reconnecting. */
 const RETRY_MS = 2_000;
 
+export const LIVE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  // no-transform: no compression on the way (it would hold events back until a buffer fills); a proxy
+  // in front that reads X-Accel-Buffering (nginx) passes each event on as it comes.
+  'Cache-Control': 'no-store, no-transform',
+  'X-Accel-Buffering': 'no',
+} as const;
+
 export interface LiveStatus {
   bus: Bus['kind'];
   streams: number;
@@ -139,15 +147,7 @@ export class LiveHub {
   }
 
   private response(s: Stream): Response {
-    return new Response((s as Stream & { body: ReadableStream<Uint8Array> }).body, {
-      headers: {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        // no-transform: no compression on the way (it would hold events back until a buffer fills).
-        'Cache-Control': 'no-store, no-transform',
-        'X-Accel-Buffering': 'no',
-        Connection: 'keep-alive',
-      },
-    });
+    return new Response((s as Stream & { body: ReadableStream<Uint8Array> }).body, { headers: LIVE_HEADERS });
   }
 
   /** The first stream of a wallet here makes it watched before the follower's next head (so none is missed). */

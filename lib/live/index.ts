@@ -7,7 +7,7 @@ import { LiveHub, type LiveStatus } from './hub';
  * and its leases pass on at once. Kept on globalThis: the route bundles and the start-up share one hub.
  */
 
-export type { LiveStatus } from './hub';
+export { LIVE_HEADERS, type LiveStatus } from './hub';
 
 const g = globalThis as unknown as { __lanternLiveHub?: LiveHub };
 

@@ -170,6 +170,12 @@ describe.skipIf(!available)('live streams on two instances sharing PostgreSQL an
     expect(await bad('/api/live/heads?chain=sepolia')).toMatchObject({ status: 400, body: { parameter: 'chain' } });
     const post = await fetch(`${a.url}/api/live/wallets/${wallet}`, { method: 'POST', headers: { 'X-Forwarded-For': '198.51.100.60' } });
     expect(post.status).toBe(405);
+    // HEAD checks the same and holds nothing open.
+    const streams = (await live(a)).streams;
+    const headOnly = await fetch(`${a.url}/api/live/wallets/${wallet}?chain=devnet`, { method: 'HEAD', headers: { 'X-Forwarded-For': '198.51.100.60' } });
+    expect([headOnly.status, headOnly.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    expect((await fetch(`${a.url}/api/live/wallets/0x12`, { method: 'HEAD', headers: { 'X-Forwarded-For': '198.51.100.60' } })).status).toBe(400);
+    expect((await live(a)).streams).toBe(streams);
 
     // LIVE_STREAMS_PER_IP=4, per instance.
     const ip = { 'X-Forwarded-For': '198.51.100.70' };

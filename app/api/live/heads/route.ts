@@ -1,6 +1,6 @@
 import { api, otherMethods, parseQuery } from '@/lib/api/handler';
 import { liveQuerySchema } from '@/lib/api/live';
-import { liveHub } from '@/lib/live';
+import { LIVE_HEADERS, liveHub } from '@/lib/live';
 import { liveChain } from '@/lib/operations/live';
 import { clientIp } from '@/lib/security/rate-limit';
 
@@ -12,6 +12,14 @@ export const GET = api(
     const query = parseQuery(req, liveQuerySchema);
     const chain = await liveChain(query.chain);
     return liveHub().openHeads(chain, clientIp(req.headers), req.signal);
+  },
+  { open: true },
+);
+
+export const HEAD = api(
+  async (req) => {
+    await liveChain(parseQuery(req, liveQuerySchema).chain);
+    return new Response(null, { headers: LIVE_HEADERS });
   },
   { open: true },
 );

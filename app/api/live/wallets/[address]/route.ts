@@ -1,7 +1,7 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
 import { liveQuerySchema, resumeFrom } from '@/lib/api/live';
 import { addressSchema } from '@/lib/interface/common';
-import { liveHub } from '@/lib/live';
+import { LIVE_HEADERS, liveHub } from '@/lib/live';
 import { liveChain } from '@/lib/operations/live';
 import { clientIp } from '@/lib/security/rate-limit';
 
@@ -16,6 +16,18 @@ export const GET = api<{ address: string }>(
     const since = resumeFrom(req, query.since);
     const chain = await liveChain(query.chain);
     return liveHub().openWallet(chain, address, since, clientIp(req.headers), req.signal);
+  },
+  { open: true },
+);
+
+// HEAD: the same checks and headers, and no stream (nothing to hold open for an answer without a body).
+export const HEAD = api<{ address: string }>(
+  async (req, params) => {
+    parseParam('address', params.address, addressSchema);
+    const query = parseQuery(req, liveQuerySchema);
+    resumeFrom(req, query.since);
+    await liveChain(query.chain);
+    return new Response(null, { headers: LIVE_HEADERS });
   },
   { open: true },
 );
