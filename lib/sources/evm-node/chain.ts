@@ -82,13 +82,13 @@ async function checked(chainId: number, latest: HeadInfo): Promise<{ chainId: nu
  */
 export async function checkHead(chainId: number, head: HeadInfo): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
   if ((await nodeChainId()) !== chainId) throw new Error(`This Lantern's EVM node does not serve chain ${chainId}`);
-  noteHead(head);
+  noteHead(chainId, head);
   return checked(chainId, head);
 }
 
 /** A head another instance followed and checked: this instance's head from now on (checked again when a page reads it). */
 export async function heardHead(chainId: number, head: HeadInfo): Promise<void> {
-  if ((await nodeChainId()) === chainId) noteHead(head, true);
+  if ((await nodeChainId()) === chainId) noteHead(chainId, head, true);
 }
 
 /** The epochs after `epoch` of a chain: where each began (its fork block) and whether its dropped rows were kept. */

@@ -192,7 +192,9 @@ export function headInfo(fresh = false): Promise<HeadInfo> {
  * another instance (`heard`), a head below one this instance already read is ignored (a replaced head at
  * the same height is taken); the node's own word (a rollback's lower head) always is.
  */
-export function noteHead(head: HeadInfo, heard = false): void {
+export function noteHead(chainId: number, head: HeadInfo, heard = false): void {
+  // One node today, serving one chain (callers check it is this one): its state is the one state.
+  void chainId;
   const s = state();
   if (heard && s.headNumber !== undefined && head.number < s.headNumber) return;
   s.headNumber = head.number;
