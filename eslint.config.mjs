@@ -11,7 +11,9 @@ import nextTs from 'eslint-config-next/typescript';
  *   folder of lib/ (auth, server, api, cache, view, ...) imports lib/sources at all.
  * - A source folder (lib/sources/<name>/) never imports another source folder; what several share sits
  *   beside them as a shared module: breaker.ts, breakers.ts, ledger-errors.ts, types.ts.
- * - lib/ never imports app/ or components/.
+ * - lib/operations and lib/sources never import what sits above them: lib/auth, lib/server, lib/actions, lib/api.
+ * - lib/ never imports app/ or components/; components/ never import app/ (server actions are in lib/actions/).
+ * - A page (every page.tsx under app/) is at most 80 lines: its loader is in lib/server/, its view in components/<page>/.
  * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
  *   lib/config.ts; the console is not used: lib/log.ts (pino) is.
  * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
@@ -28,6 +30,13 @@ const noUi = {
 
 const restrictImports = (...patterns) => ['error', { patterns }];
 
+// What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
+// operations and the sources below them never import it, so no request runs back up.
+const noUpperLib = {
+  group: ['@/lib/auth', '@/lib/auth/**', '@/lib/server', '@/lib/server/**', '@/lib/actions', '@/lib/actions/**', '@/lib/api', '@/lib/api/**'],
+  message: 'Operations and sources sit below lib/auth, lib/server, lib/actions and lib/api: they never import them.',
+};
+
 const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
   files: [`lib/sources/${name}/**/*.{ts,tsx,mjs}`],
   rules: {
@@ -41,6 +50,7 @@ const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({
         message: 'A source never imports another source: import shared modules by @/lib/sources/<module>.',
       },
       { group: ['@/lib/operations', '@/lib/operations/**'], message: 'Sources are below the operations: they never import them.' },
+      noUpperLib,
       noUi,
     ),
   },
@@ -63,6 +73,11 @@ const modeSelectors = [
 const noSources = {
   group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**', './sources', './sources/**', '../sources', '../sources/**'],
   message: 'Only lib/operations reach the sources (through @/lib/sources): call an operation.',
+};
+
+const noSourcesFromUi = {
+  group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
+  message: 'Pages and components never import a source: call lib/operations (or a server action in lib/actions/).',
 };
 
 export default defineConfig([
@@ -88,31 +103,41 @@ export default defineConfig([
   },
   {
     files: ['app/**/*.{ts,tsx,mjs}', 'components/**/*.{ts,tsx,mjs}'],
+    rules: { 'no-restricted-imports': restrictImports(noSourcesFromUi) },
+  },
+  // Components are below the pages: what they call (a server action, a helper) lives in lib/.
+  {
+    files: ['components/**/*.{ts,tsx,mjs}'],
     rules: {
-      'no-restricted-imports': restrictImports({
-        group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'],
-        message: 'Pages and components never import a source: call lib/operations (or a server action in app/actions/).',
+      'no-restricted-imports': restrictImports(noSourcesFromUi, {
+        group: ['@/app', '@/app/**', '../**/app', '../**/app/**'],
+        message: 'Components never import app/: a server action lives in lib/actions/, a page helper in lib/server/.',
       }),
     },
   },
-  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
+  // A page reads its params, calls a loader in lib/server/, and renders components/<page>/: it stays short.
   {
-    files: ['app/actions/**/*.{ts,tsx,mjs}'],
-    rules: {
-      'no-restricted-imports': restrictImports(
-        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**'], message: 'Server actions never import a source: call lib/operations.' },
-        { group: ['@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import components/ (pure view logic lives in lib/view/).' },
-      ),
-    },
+    files: ['app/**/page.tsx'],
+    rules: { 'max-lines': ['error', { max: 80 }] },
   },
   {
     files: ['lib/**/*.{ts,tsx,mjs}'],
     rules: { 'no-restricted-imports': restrictImports(noUi, noSources) },
   },
+  // Server actions adapt rules in lib/: they never reach into components/ (view logic is in lib/view/).
+  {
+    files: ['lib/actions/**/*.{ts,tsx,mjs}'],
+    rules: {
+      'no-restricted-imports': restrictImports(
+        { group: ['@/lib/sources', '@/lib/sources/**', '**/lib/sources', '**/lib/sources/**', '../sources', '../sources/**'], message: 'Server actions never import a source: call lib/operations.' },
+        { group: ['@/app', '@/app/**', '@/components', '@/components/**'], message: 'Server actions adapt rules in lib/ and never import app/ or components/ (pure view logic lives in lib/view/).' },
+      ),
+    },
+  },
   // The picker and the modules the sources share (their folders are narrowed further below).
   {
     files: ['lib/sources/**/*.{ts,tsx,mjs}'],
-    rules: { 'no-restricted-imports': restrictImports(noUi) },
+    rules: { 'no-restricted-imports': restrictImports(noUpperLib, noUi) },
   },
   {
     files: ['lib/operations/**/*.{ts,tsx,mjs}'],
@@ -122,6 +147,7 @@ export default defineConfig([
           regex: `^@/lib/sources/(?!(${shared})$)`,
           message: 'Operations reach sources through the picker: import { sources } from @/lib/sources.',
         },
+        noUpperLib,
         noUi,
       ),
     },

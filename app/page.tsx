@@ -1,17 +1,16 @@
-import { SearchBox } from '@/components/layout/search-box';
 import { SavedWallets } from '@/components/auth/saved-wallets';
-import { describeSources, sourcesInUse } from '@/lib/operations/sources';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
-import { card } from '@/components/ui/card';
+import { SourcesInUse } from '@/components/home/sources-in-use';
 import { PageShell } from '@/components/layout/page-shell';
+import { SearchBox } from '@/components/layout/search-box';
+import { describeSources, sourcesInUse } from '@/lib/operations/sources';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
 
 export default function Home() {
   const inUse = sourcesInUse();
-  const sources = describeSources();
   return (
     <>
       <PageShell>
@@ -36,35 +35,7 @@ export default function Home() {
           <RecentSearches />
         </div>
 
-        <section id="sources" aria-labelledby="sources-title" className="mt-12">
-          <h2 id="sources-title" className="text-lg font-semibold">
-            Sources in use
-          </h2>
-          <p className="mt-1 text-sm text-ink-muted">
-            Mode: {inUse.kind === 'hosted' ? 'hosted data API (DATA_API_KEY is set)' : 'Lantern’s own sources (no DATA_API_KEY)'}
-          </p>
-          {/* Focusable so the table can be scrolled from the keyboard where a phone is too narrow for it. */}
-          <div className={`mt-4 overflow-x-auto ${card}`} tabIndex={0} role="region" aria-labelledby="sources-title">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-sunken text-ink-muted">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-medium">Operation</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Source</th>
-                  <th scope="col" className="px-4 py-2 font-medium">Host</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sources.map((s) => (
-                  <tr key={s.operation} className="border-t border-line">
-                    <td className="px-4 py-2">{s.operation}</td>
-                    <td className="px-4 py-2">{s.source}</td>
-                    <td className="break-all px-4 py-2 font-mono text-ink-muted">{s.host}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
+        <SourcesInUse kind={inUse.kind} sources={describeSources()} />
       </PageShell>
     </>
   );

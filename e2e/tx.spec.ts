@@ -45,6 +45,26 @@ const CALLS = parseAbi([
   'function mint(address to, uint256 value)',
   'function burn(uint256 value)',
 ]);
+// The devnet contracts' own ABIs (their compiled artifacts), by address: what each call and log is.
+const scenario = JSON.parse(readFileSync(path.resolve('devnet/evm/scenario.json'), 'utf8')) as { contracts: Record<string, { address: string; artifact: string }> };
+const ARTIFACT_ABI = new Map(
+  Object.values(scenario.contracts).map((c) => [c.address.toLowerCase(), JSON.parse(readFileSync(path.resolve(`devnet/evm/artifacts/${c.artifact}.json`), 'utf8')).abi as Abi]),
+);
+
+/** A log as its emitting contract's own ABI reads it, parameters in the ABI's order: `Name(a: 1, b: 2)`. */
+function logText(log: Log): string | null {
+  const abi = ARTIFACT_ABI.get(log.address.toLowerCase());
+  if (!abi) return null;
+  try {
+    const e = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
+    const item = abi.find((i) => i.type === 'event' && i.name === e.eventName && i.inputs.filter((p) => p.indexed).length === log.topics.length - 1) as AbiEvent;
+    const args = e.args as unknown as Record<string, unknown>;
+    return `${e.eventName}(${item.inputs.map((p) => `${p.name}: ${show(args[p.name!])}`).join(', ')})`;
+  } catch {
+    return null;
+  }
+}
+
 const VIEWS = parseAbi(['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)']);
 
 async function rpc<T>(method: string, params: unknown[]): Promise<T> {
@@ -110,11 +130,8 @@ async function expected(hash: string) {
   const to = (tx.to ?? receipt.contractAddress)!.toLowerCase();
   const natives = ok ? [...(value !== '0' ? [[tx.from.toLowerCase(), to, value]] : []), ...internalMoves] : [];
 
-  // Logs decoded by the standard interfaces; token movements from the Transfer events among them.
-  const logs = receipt.logs.map((l) => {
-    const d = decodeLog(l);
-    return d ? `${d.name}(${d.inputs.map((i) => `${i.name}: ${show(d.args[i.name!])}`).join(', ')})` : null;
-  });
+  // Logs as the emitting contracts' own ABIs read them; token movements from the standard Transfer events among them.
+  const logs = receipt.logs.map(logText);
   const moves: { kind: string; token: string; from: string; to: string; amount: string; tokenId: string | null }[] = [];
   receipt.logs.forEach((l) => {
     const d = decodeLog(l);
@@ -136,8 +153,9 @@ async function expected(hash: string) {
   if (!tx.to) method = 'Contract creation';
   else if (tx.input === '0x') method = 'Transfer';
   else {
+    // The called contract's own ABI, else the token standards', else the selector.
     try {
-      method = decodeFunctionData({ abi: CALLS, data: tx.input }).functionName;
+      method = decodeFunctionData({ abi: ARTIFACT_ABI.get(tx.to.toLowerCase()) ?? CALLS, data: tx.input }).functionName;
     } catch {
       method = tx.input.slice(0, 10);
     }
@@ -229,7 +247,7 @@ for (const width of WIDTHS) {
       const natives = await page.locator('[data-transfer="native"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-from'), e.getAttribute('data-to'), e.getAttribute('data-wei')]));
       expect(natives).toEqual(want.natives);
 
-      // Logs: each decoded as the standard interfaces decode it, or shown raw.
+      // Logs: each named as its contract's own ABI reads it, or shown raw.
       await expect(page.locator('[data-log]')).toHaveCount(want.logs.length);
       for (const [i, text] of want.logs.entries()) {
         const row = page.locator('[data-log]').nth(i);

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { developmentOrigins, parsePublicOrigins } from './security/public-origins.mjs';
+import { developmentOrigins, parsePublicOrigins } from './public-origins.mjs';
 
 /**
  * Every environment variable Lantern reads, validated once. `loadConfig()` runs at start-up from
@@ -55,6 +55,8 @@ const envSchema = z.object({
   LIVE_HEARTBEAT_S: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_HEARTBEAT_S must be a number of seconds' }).int().min(1).max(300).default(15)),
   LIVE_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_LEASE_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(5000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
+  SOURCIFY_URL: optionalUrl('SOURCIFY_URL'),
+  SIGNATURE_LOOKUP_URL: optionalUrl('SIGNATURE_LOOKUP_URL'),
   DEFAULT_CHAIN: z.preprocess(emptyToUndefined, z.string().max(32).optional()),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -134,6 +136,10 @@ export interface Config {
   /** How long the instance following a chain holds its lease without renewing it (another takes over after). */
   liveLeaseMs: number;
   ensRpcUrl?: string;
+  /** A Sourcify-compatible server (`{url}/v2/contract/{chainId}/{address}?fields=abi`): verified ABIs, read in the background. */
+  sourcifyUrl?: string;
+  /** An OpenChain-compatible signature database (`{url}/signature-database/v1/lookup`), asked in the background. */
+  signatureLookupUrl?: string;
   /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
   defaultChain: string;
   /** Whether chain `devnet` (0x7a69) is accepted: Lantern reads the devnet itself, or fronts a Lantern that does. */
@@ -222,6 +228,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     liveHeartbeatS: e.LIVE_HEARTBEAT_S,
     liveLeaseMs: e.LIVE_LEASE_MS,
     ensRpcUrl: e.ENS_RPC_URL,
+    sourcifyUrl: e.SOURCIFY_URL,
+    signatureLookupUrl: e.SIGNATURE_LOOKUP_URL,
     defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
     acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),
     databaseUrl: e.DATABASE_URL,

@@ -47,6 +47,7 @@ try {
     ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
     ['../bench/cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
     ['../bench/breaker.mjs', 'benchBreaker', { evmPort }],
+    ['../bench/signatures.mjs', 'benchSignatures', {}],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);

@@ -7,7 +7,7 @@ import { startLiveDriver } from '../devnet/evm/live-driver.mjs';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 import { WARM_UP_PATHS, warmPaths } from './lib/warm-up.mjs';
-import { developmentOrigins } from '../lib/security/public-origins.mjs';
+import { developmentOrigins } from '../lib/public-origins.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);

@@ -13,7 +13,7 @@ import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
 import { actionIdsOf, createGuardedServer, guardAction, isActionRequest } from './lib/edge-guard.mjs';
 import { runServerShutdownHooks } from './lib/shutdown.mjs';
-import { parsePublicOrigins } from '../lib/security/public-origins.mjs';
+import { parsePublicOrigins } from '../lib/public-origins.mjs';
 
 // The .env files, loaded as Next loads them (the copy of @next/env that Next itself uses), before any
 // setting is read here: Next would load them only inside next() below.

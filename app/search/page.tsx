@@ -1,38 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { redirect } from 'next/navigation';
-import { SearchBox } from '@/components/layout/search-box';
-import { config } from '@/lib/config';
-import { resolveName } from '@/lib/operations/names';
-import { classifySearch } from '@/lib/search/classify';
 import { PageShell } from '@/components/layout/page-shell';
+import { SearchBox } from '@/components/layout/search-box';
+import { searchTarget } from '@/lib/server/search-page';
 
 export const metadata: Metadata = { title: 'Search' };
 
+/** `/search?q=`: opens what was typed (lib/server/search-page.ts redirects), or says why it cannot. */
 export default async function SearchPage({ searchParams }: { searchParams: Promise<{ q?: string | string[] }> }) {
-  const { q } = await searchParams;
-  const input = (Array.isArray(q) ? q[0] : q ?? '').slice(0, 256);
-  const target = classifySearch(input);
-  let problem: string;
-  switch (target.kind) {
-    case 'address':
-      redirect(`/wallet/${target.address}`);
-    case 'version': {
-      const c = config();
-      const network = c.acceptDevnet ? 'local' : 'mainnet';
-      redirect(`/ledger/${network}/versions/${target.version}`);
-    }
-    case 'ens': {
-      const resolved = await resolveName(target.name);
-      if (resolved.ok) redirect(`/wallet/${resolved.address}`);
-      problem = resolved.reason;
-      break;
-    }
-    default:
-      problem = input
-        ? `“${input}” is not an EVM address (0x followed by 40 hex characters), an ENS name (like vitalik.eth) or a ledger version (digits).`
-        : 'Type an EVM address, an ENS name or a ledger version.';
-  }
+  const { problem } = await searchTarget((await searchParams).q);
   return (
     <>
       <PageShell>

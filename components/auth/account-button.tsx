@@ -1,7 +1,7 @@
 'use client';
 
 import { lazy, Suspense, useActionState, useState, useSyncExternalStore } from 'react';
-import { signOutAction } from '@/app/actions/auth';
+import { signOutAction } from '@/lib/actions/auth';
 import type { ActionResult } from '@/lib/auth/action-result';
 import { truncateMiddle } from '@/lib/format';
 import type { WalletOptions } from './wagmi';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { BaseError, UserRejectedRequestError, type Address } from 'viem';
 import { useConfig, useConnectors, type Connector } from 'wagmi';
 import { connect, getConnection, signMessage, switchChain } from 'wagmi/actions';
-import { requestChallengeAction, verifyChallengeAction } from '@/app/actions/auth';
+import { requestChallengeAction, verifyChallengeAction } from '@/lib/actions/auth';
 import type { ActionError } from '@/lib/auth/action-result';
 import { DEVNET_CONNECTOR_ID, devnetAccounts, devnetProvider } from './devnet-connector';
 import type { WalletOptions } from './wagmi';

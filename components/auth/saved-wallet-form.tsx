@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useId } from 'react';
 import { field } from '@/components/ui/card';
-import { deleteWalletAction, saveWalletAction, type SavedWalletFormState } from '@/app/actions/saved-wallets';
+import { deleteWalletAction, saveWalletAction, type SavedWalletFormState } from '@/lib/actions/saved-wallets';
 
 const input = `w-full ${field}`;
 

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { cookieToInitialState, WagmiProvider, useConfig } from 'wagmi';
 import { getConnection, watchConnection } from 'wagmi/actions';
-import { signOutAction } from '@/app/actions/auth';
+import { signOutAction } from '@/lib/actions/auth';
 import { ConnectDialog } from './connect-dialog';
 import { walletConfig, type WalletOptions } from './wagmi';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useActionState } from 'react';
-import { deleteMyDataAction, signOutEverywhereAction } from '@/app/actions/auth';
+import { deleteMyDataAction, signOutEverywhereAction } from '@/lib/actions/auth';
 import type { ActionResult } from '@/lib/auth/action-result';
 
 /** The person's own data: end every session, or delete every saved wallet (which also ends them). */

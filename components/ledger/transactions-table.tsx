@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
-import { loadTransactionDetail } from '@/app/actions/ledger';
+import { loadTransactionDetail } from '@/lib/actions/ledger';
 import { Hash } from '@/components/ui/hash';
 import { formatFee, formatUnixSeconds, truncateMiddle } from '@/lib/format';
 import { typeLabel, type TxDetail, type TxRow } from '@/lib/view/ledger-block';

@@ -10,14 +10,14 @@ import type { LiveHello } from '@/lib/view/live';
  * in a block the page shows it mined, and this goes away with the pending state. Where Lantern polls
  * instead of following heads (hosted), the page is read again at the stated interval.
  */
-export default function PendingTxPanel({ chain }: { chain: string }) {
+export default function PendingTxPanel({ chain }: { chain: string | null }) {
   const router = useRouter();
   const [state, setState] = useState<LiveStreamState>('connecting');
   const [interval, setIntervalS] = useState<number | null>(null);
   useEffect(() => {
     let poll: ReturnType<typeof setInterval> | undefined;
     const stream = new LiveStream({
-      url: () => `/api/live/heads?chain=${encodeURIComponent(chain)}`,
+      url: () => (chain ? `/api/live/heads?chain=${encodeURIComponent(chain)}` : '/api/live/heads'),
       since: null,
       onState: setState,
       onEvent: (name, data) => {

@@ -3,7 +3,7 @@
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef, useState } from 'react';
 import type { ErrorInfo } from '@/lib/view/error-copy';
-import { historyViewHref, type HistoryUrlView, type HistoryView as ViewState } from '@/lib/view/search-params';
+import { historyViewHref, type HistoryUrlView, type HistoryView } from '@/lib/view/search-params';
 import type { SetHistoryView } from './history-url';
 import type { ChainView, EnsNames, SavedLabels, TxView } from '@/lib/view/tx-view';
 import { card } from '@/components/ui/card';
@@ -83,9 +83,9 @@ export function HistoryBody({
   const visible = v.spam ? rows : rows.filter((r) => !r.spam);
   const hiddenSpam = rows.length - visible.length;
 
-  const href = (patch: Partial<ViewState>) => historyViewHref(pathname, { ...v, ...patch });
+  const href = (patch: Partial<HistoryView>) => historyViewHref(pathname, { ...v, ...patch });
   // Plain links (open in a new tab works); a plain click pages in place and moves focus to the list.
-  function navigate(e: React.MouseEvent<HTMLAnchorElement>, patch: Partial<ViewState>) {
+  function navigate(e: React.MouseEvent<HTMLAnchorElement>, patch: Partial<HistoryView>) {
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || e.button !== 0) return;
     e.preventDefault();
     onNavigate?.();

@@ -4,14 +4,18 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import { useMemo, useState } from 'react';
 import type { HistoryPageWire } from '@/lib/interface/history';
 import { ApiError, apiGet } from '@/lib/browser/api-client';
-import { historyApiQuery } from '@/lib/view/search-params';
-import { describeTransaction } from '@/lib/view/tx-view';
-import { HistoryBody } from './history-body';
-import { sameApiView, type LiveHistoryProps } from './history-view';
+import { historyApiQuery, sameApiView, type HistoryView } from '@/lib/view/search-params';
+import { describeTransaction, type InitialHistory } from '@/lib/view/tx-view';
+import { HistoryBody, type HistoryBodyProps } from './history-body';
+
+export type LiveHistoryProps = Omit<HistoryBodyProps, 'page' | 'fetching' | 'stale' | 'error' | 'onRetry'> & {
+  initial: InitialHistory;
+  serverView: HistoryView;
+};
 
 /**
  * History pages fetched in the browser from the published API, once a person pages or filters (loaded on
- * demand by HistoryView). One QueryClient per tab (this module only runs in the browser). History pages
+ * demand by HistoryList). One QueryClient per tab (this module only runs in the browser). History pages
  * are immutable once mined, so a page stays fresh for a minute and is not refetched on focus.
  */
 const client = new QueryClient({

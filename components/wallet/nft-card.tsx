@@ -2,22 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { card } from '@/components/ui/card';
-
-export interface NftCardView {
-  key: string;
-  contract: string;
-  collection: string;
-  tokenId: string;
-  name: string;
-  /** Already vetted by lib/view/nft-media and lib/server/nft-image (data:image, a CSP-admitted origin, or Lantern's media proxy). */
-  image: string | null;
-  description: string | null;
-  externalLink: string | null;
-  amount: string | null;
-  standard: string | null;
-  spam: boolean;
-  filterHref: string;
-}
+import type { NftCardView } from '@/lib/view/nft-media';
 
 /** A slow image is given up on after this long: the card shows its name instead of waiting forever. */
 const IMAGE_TIMEOUT_MS = 15_000;

@@ -1,7 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { LanternError, badParameter, isLanternError } from '@/lib/errors';
-import { describeZodError } from '@/lib/interface/zod-errors';
+import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { log, requestLog } from '@/lib/log';
 import { config } from '@/lib/config';
 import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
@@ -148,12 +148,6 @@ async function readLimited(req: Request, limit: number): Promise<string> {
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-export function zodToBadParameter(error: z.ZodError): LanternError {
-  const issue = error.issues[0];
-  const name = issue?.path.length ? String(issue.path[0]) : undefined;
-  return new LanternError(400, 'invalid_parameter', describeZodError(error), name ? { parameter: name } : {});
 }
 
 /**

@@ -7,12 +7,12 @@ import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { addressSchema, chainIdSchema } from '@/lib/interface/common';
 import { requestChallenge, signInChains, verifyChallenge } from '@/lib/operations/sign-in';
-import { matchOrigin } from '@/lib/security/public-origins.mjs';
+import { matchOrigin } from '@/lib/public-origins.mjs';
 import { deleteAllSavedWallets } from './saved-wallets';
 import { DEFAULT_SESSION_S, endAllSessions, endSession, getSession, rememberChallenge, startSession, takeChallenge, type Session } from './session';
 
 /**
- * Sign-in for Lantern's own pages (app/actions/auth.ts adapts these to server actions). The message's
+ * Sign-in for Lantern's own pages (lib/actions/auth.ts adapts these to server actions). The message's
  * domain and URI are one of PUBLIC_URL's origins, never anything a request says: the browser's Origin
  * header only picks among the configured origins, and a request from any other origin is refused
  * (scripts/server.mjs refuses it before Next, this again). A hostile site's server relaying the actions

@@ -2,6 +2,8 @@ import 'server-only';
 import { cached } from '@/lib/cache';
 import type { TransactionDetail, TransactionQuery } from '@/lib/interface/transaction';
 import { sources, type TokenFacts } from '@/lib/sources';
+import { decodeCall, signatureTable } from '@/lib/decode';
+import { decodeParts, readableName, readableTransaction, type ReadableTransaction } from '@/lib/view/tx-readable';
 
 /**
  * One transaction by hash, plain or verbose. Caching: a transaction in a final block never changes, so
@@ -27,6 +29,21 @@ export async function getTransaction(hash: string, query: TransactionQuery, verb
 export type { TokenFacts };
 
 /**
+ * One transaction with what it means: the verbose answer (with internal calls) and its readable form
+ * (lib/view/tx-readable.ts: the method with named arguments, every log as `Event(name: value)`, every
+ * internal call's method), named by the source with everything it knows (node mode: contracts, proxies,
+ * devnet and verified ABIs, the signature table, looked-up signatures; hosted: the table). The
+ * decoding is not cached here: node mode keeps what it read (contracts, ABIs) and decodes in memory.
+ */
+export async function getReadableTransaction(hash: string, query: TransactionQuery): Promise<{ tx: TransactionDetail; readable: ReadableTransaction }> {
+  const tx = await getTransaction(hash, { ...query, include: 'internal_transactions' }, true);
+  const s = sources();
+  const chain = await s.chains.requestChain(query.chain, 'history');
+  const decoding = await s.transaction.decode(chain, decodeParts(tx));
+  return { tx, readable: readableTransaction(tx, decoding) };
+}
+
+/**
  * Names, symbols and decimals of the tokens a transaction moved, where the source reads the chain itself
  * (node mode); an empty map otherwise or when the lookup fails: the page then shows addresses.
  */
@@ -34,4 +51,15 @@ export async function getTokenFacts(chainId: number, wanted: { address: string; 
   const source = sources().tokenFacts;
   if (!source || wanted.length === 0) return new Map();
   return source.tokenFacts(chainId, wanted).catch(() => new Map<string, TokenFacts>());
+}
+
+/**
+ * A method's name from a call's input with the shipped signature table alone (no node, no network), for
+ * rows whose source gave no label (the CSV export): the name, `one of N: a, b` when several fit exactly,
+ * or null.
+ */
+export async function methodFromInput(input: string | null | undefined): Promise<string | null> {
+  if (!input || input.length < 10) return null;
+  const d = decodeCall(input, { exact: [], table: await signatureTable(), lookup: [] });
+  return d.kind === 'unknown' ? null : readableName(d).text;
 }

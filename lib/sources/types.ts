@@ -5,6 +5,7 @@ import type { HistoryPage, HistoryQuery } from '@/lib/interface/history';
 import type { LedgerBlock, LedgerNetworkName } from '@/lib/interface/ledger';
 import type { NftResyncAnswer, NftResyncQuery } from '@/lib/interface/nft-resync';
 import type { NftPage, NftQuery } from '@/lib/interface/nfts';
+import type { DecodeParts, TransactionDecoding } from '@/lib/decode';
 import type { TransactionDetail } from '@/lib/interface/transaction';
 import type { CircuitBreaker } from './breaker';
 
@@ -96,6 +97,12 @@ export interface BalanceSource {
 export interface TransactionSource {
   /** `final`: the block is below the reorg depth (true), may still change (false), or unknown (null). */
   transaction(hash: string, chain: Chain, opts: { verbose: boolean; internal: boolean }): Promise<{ tx: TransactionDetail; final: boolean | null }>;
+  /**
+   * Names a transaction's call, logs and internal calls with everything this source can know (lib/decode:
+   * node mode reads contracts, proxies and verified ABIs; a source that cannot read the chain names them
+   * from the shipped signature table alone).
+   */
+  decode(chain: Chain, parts: DecodeParts): Promise<TransactionDecoding>;
 }
 
 export interface NftResyncSource {

@@ -11,6 +11,23 @@
 
 import { truncateMiddle } from '@/lib/format';
 
+/** One NFT as its card shows it (components/wallet/nft-card.tsx), made on the server from a vetted item. */
+export interface NftCardView {
+  key: string;
+  contract: string;
+  collection: string;
+  tokenId: string;
+  name: string;
+  /** Already vetted by lib/view/nft-media and lib/server/nft-image (data:image, a CSP-admitted origin, or Lantern's media proxy). */
+  image: string | null;
+  description: string | null;
+  externalLink: string | null;
+  amount: string | null;
+  standard: string | null;
+  spam: boolean;
+  filterHref: string;
+}
+
 export interface Gateways {
   ipfs: string;
   arweave: string;

@@ -84,6 +84,9 @@ export function historyApiQuery(v: HistoryView): Record<string, string> {
   return q;
 }
 
+/** Whether two views ask the API for the same page. */
+export const sameApiView = (a: HistoryView, b: HistoryView) => JSON.stringify(historyApiQuery(a)) === JSON.stringify(historyApiQuery(b));
+
 /** A history view as its URL holds it: the API view and how times are shown (a display choice). */
 export type HistoryUrlView = HistoryView & { time: 'age' | 'utc' };
 

@@ -29,27 +29,31 @@ export interface CallNode {
   children: CallNode[];
 }
 
-const param = (params: { name: string; value: string }[], ...names: string[]) => params.find((p) => names.includes(p.name))?.value ?? '';
 const lower = (s: string) => s.toLowerCase();
 
+/**
+ * Token movements read from decoded standard-token logs by name, types and position, not by parameter
+ * name: a verified ABI may call them `src`, `dst`, `wad` (WETH9). An ERC-721 Transfer is the one with its
+ * token id in a topic (or, where a source sends no topics, a third parameter named so).
+ */
 export function tokenMoves(tx: TransactionDetail): TokenMove[] {
   const out: TokenMove[] = [];
   for (const log of tx.logs) {
     const e = log.decoded_event;
     if (!e) continue;
+    const v = (i: number) => e.params[i]?.value ?? '';
+    const shape = `${e.label}(${e.params.map((p) => p.type).join(',')})`;
     const base = { token: lower(log.address), logIndex: log.log_index };
-    if (e.label === 'Transfer' && e.params.some((p) => p.name === 'tokenId')) {
-      out.push({ ...base, kind: 'erc721', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: '1', tokenId: param(e.params, 'tokenId') });
-    } else if (e.label === 'Transfer') {
-      out.push({ ...base, kind: 'erc20', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: param(e.params, 'value'), tokenId: null });
-    } else if (e.label === 'TransferSingle') {
-      out.push({ ...base, kind: 'erc1155', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: param(e.params, 'value'), tokenId: param(e.params, 'id') });
-    } else if (e.label === 'TransferBatch') {
-      const ids = param(e.params, 'ids').replace(/^\[|\]$/g, '').split(',').filter(Boolean);
-      const values = param(e.params, 'values').replace(/^\[|\]$/g, '').split(',').filter(Boolean);
-      ids.forEach((id, i) =>
-        out.push({ ...base, kind: 'erc1155', from: lower(param(e.params, 'from')), to: lower(param(e.params, 'to')), amount: values[i] ?? '0', tokenId: id }),
-      );
+    if (shape === 'Transfer(address,address,uint256)' && (log.topic3 || /^(tokenId|id)$/.test(e.params[2].name))) {
+      out.push({ ...base, kind: 'erc721', from: lower(v(0)), to: lower(v(1)), amount: '1', tokenId: v(2) });
+    } else if (shape === 'Transfer(address,address,uint256)') {
+      out.push({ ...base, kind: 'erc20', from: lower(v(0)), to: lower(v(1)), amount: v(2), tokenId: null });
+    } else if (shape === 'TransferSingle(address,address,address,uint256,uint256)') {
+      out.push({ ...base, kind: 'erc1155', from: lower(v(1)), to: lower(v(2)), amount: v(4), tokenId: v(3) });
+    } else if (shape === 'TransferBatch(address,address,address,uint256[],uint256[])') {
+      const ids = v(3).replace(/^\[|\]$/g, '').split(',').filter(Boolean);
+      const values = v(4).replace(/^\[|\]$/g, '').split(',').filter(Boolean);
+      ids.forEach((id, i) => out.push({ ...base, kind: 'erc1155', from: lower(v(1)), to: lower(v(2)), amount: values[i] ?? '0', tokenId: id }));
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import type { HistoryPageWire } from '@/lib/interface/history';
+import type { ErrorInfo } from '@/lib/view/error-copy';
 import { ZERO_ADDRESS, formatDecimal, formatUnits, sameAddress } from '@/lib/format';
 import { isSpamTransaction } from '@/lib/spam';
 
@@ -75,6 +76,12 @@ export interface TxView {
   to: string | null;
   nonce: string | null;
 }
+
+/**
+ * The first page as the server read it (the paging client's seed) and described it (what the list shows:
+ * the browser does not download the describing code until a person pages).
+ */
+export type InitialHistory = { ok: true; page: HistoryPageWire; rows: TxView[] } | { ok: false; error: ErrorInfo };
 
 type Flag = boolean | string | null | undefined;
 const flag = (v: Flag) => v === true || v === 'true';
@@ -296,5 +303,3 @@ function fallbackCategory(direction: TxView['direction'], movements: Transfer[],
   return 'contract interaction';
 }
 
-// The row's wording lives beside the row (the browser loads it without the describing above); re-exported for the CSV and tests.
-export { DIRECTION_LABEL, movementLine } from './tx-row';

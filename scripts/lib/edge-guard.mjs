@@ -17,7 +17,7 @@
 //   is read here and replayed to Next unchanged.
 import { IncomingMessage, STATUS_CODES, ServerResponse, createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { matchOrigin } from '../../lib/security/public-origins.mjs';
+import { matchOrigin } from '../../lib/public-origins.mjs';
 
 // Next's own reader of the router-state header: Next throws (500) on a value it cannot read.
 const { parseAndValidateFlightRouterState } = createRequire(import.meta.url)('next/dist/server/app-render/parse-and-validate-flight-router-state.js');

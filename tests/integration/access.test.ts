@@ -49,7 +49,9 @@ describe('API_KEYS', () => {
   it('lets the page token signed into Lantern’s pages through, and refuses a forged one', async () => {
     const html = await (await fetch(url('/'))).text();
     const token = html.match(/name="lantern-page-token" content="([^"]+)"/)?.[1];
-    expect(token).toBeTruthy();
+    // `{expiry seconds}.{HMAC-SHA256, base64url}`, expiring in the future.
+    expect(token).toMatch(/^\d{10}\.[A-Za-z0-9_-]{43}$/);
+    expect(Number(token!.split('.')[0])).toBeGreaterThan(Date.now() / 1000);
     const ok = await fetch(url(PATH), { headers: { 'X-Lantern-Page-Token': token! } });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual(expected);

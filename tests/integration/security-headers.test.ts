@@ -29,7 +29,7 @@ describe('security headers', () => {
     const cspB = b.headers.get('content-security-policy')!;
     const nonceA = directive(cspA, 'script-src').match(/'nonce-([^']+)'/)?.[1];
     const nonceB = directive(cspB, 'script-src').match(/'nonce-([^']+)'/)?.[1];
-    expect(nonceA).toBeTruthy();
+    expect(nonceA).toMatch(/^[A-Za-z0-9+/]{22}==$/); // 16 random bytes, base64
     expect(nonceA).not.toBe(nonceB);
     const html = await a.text();
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);

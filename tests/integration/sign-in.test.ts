@@ -77,7 +77,7 @@ function refused(r: Reply, status: number, code: string) {
 function actionId(name: string): string {
   const manifest = JSON.parse(readFileSync(path.resolve('.next/server/server-reference-manifest.json'), 'utf8'));
   const entry = Object.entries(manifest.node as Record<string, { exportedName?: string; filename?: string }>).find(
-    ([, v]) => v.exportedName === name && v.filename?.startsWith('app/actions/'),
+    ([, v]) => v.exportedName === name && v.filename?.startsWith('lib/actions/'),
   );
   if (!entry) throw new Error(`server action ${name} not in the build manifest`);
   return entry[0];

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { decodeEventLog, decodeFunctionData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadManifest, type TxKind } from '../../devnet/evm/index.mjs';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
@@ -143,7 +145,7 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     }
   });
 
-  it('verbose: the token send’s call and Transfer log decoded; a non-token log is left undecoded', async () => {
+  it('verbose: the token send’s call and Transfer log decoded, the same through a hosted Lantern', async () => {
     const hash = sample('erc20_transfer');
     const receipt = await rpc<{ logs: { data: string; topics: string[] }[] }>('eth_getTransactionReceipt', [hash]);
     const r = await get(node.url, `/api/v2.2/transaction/${hash}/verbose?chain=devnet`);
@@ -153,6 +155,25 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     expect(transfer.decoded_event).toMatchObject({ label: 'Transfer', type: 'event' });
     expect(transfer.decoded_event.params.find((p: { name: string }) => p.name === 'value').value).toBe(BigInt(receipt.logs[0].data).toString());
     expect(await get(hosted.url, `/api/v2.2/transaction/${hash}/verbose`)).toEqual(r);
+  });
+
+  it('verbose: one transaction of every devnet kind has its call and every log named, as the contracts’ own ABIs read them', async () => {
+    const abiOf = new Map(Object.values(m.contracts).map((c) => [c.address.toLowerCase(), JSON.parse(readFileSync(`devnet/evm/artifacts/${c.artifact}.json`, 'utf8')).abi as Abi]));
+    const kinds = [...new Set(m.transactions.map((t) => t.kind))];
+    expect(kinds.length).toBeGreaterThan(15);
+    for (const kind of kinds) {
+      const t = m.transactions.find((x) => x.kind === kind)!;
+      const r = await get(node.url, `/api/v2.2/transaction/${t.hash}/verbose?chain=devnet`);
+      expect(r.status).toBe(200);
+      const d = r.json;
+      const abi = d.to_address ? abiOf.get(d.to_address) : undefined;
+      if (abi && d.input !== '0x') expect(d.decoded_call?.label, kind).toBe(decodeFunctionData({ abi, data: d.input }).functionName);
+      for (const l of d.logs as { address: string; data: Hex; topic0: Hex; topic1: Hex | null; topic2: Hex | null; topic3: Hex | null; decoded_event: { label: string } | null }[]) {
+        const topics = [l.topic0, l.topic1, l.topic2, l.topic3].filter(Boolean) as [Hex, ...Hex[]];
+        const want = decodeEventLog({ abi: abiOf.get(l.address)!, data: l.data, topics });
+        expect(l.decoded_event?.label, `${kind}: a log of ${l.address}`).toBe(want.eventName);
+      }
+    }
   });
 
   it('an unknown hash is a 404 that says so, in both modes; a malformed one a 400 naming it', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { resetConfigForTests } from '@/lib/config';
-import { profileIdFor } from '@/lib/auth/profile';
+import { profileIdFor } from '@/lib/sources/siwe-local/profile-id';
 import { newNonce } from '@/lib/sources/siwe-local';
 import { devnetAccounts } from '@/components/auth/devnet-connector';
 

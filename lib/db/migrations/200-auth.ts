@@ -3,7 +3,7 @@ import type { Migration } from './index';
 /**
  * Sign-in (issue 5). Challenges live in the database, not in process memory, so a challenge issued by
  * one instance verifies on another exactly once (`used_at` is set by one atomic UPDATE).
- * Saved wallets are keyed by profile id, which is derived from the address (see lib/auth/profile.ts).
+ * Saved wallets are keyed by profile id, which is derived from the address (see lib/sources/siwe-local/profile-id.ts).
  */
 export const authMigrations: Migration[] = [
   {

@@ -6,7 +6,8 @@ import { evmSpansMigration } from './130-evm-spans';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
-import { liveMigration } from './400-live';
+import { decodeMigration } from './400-decode';
+import { liveMigration } from './410-live';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -18,4 +19,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, liveMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration, liveMigration].sort((a, b) => a.id - b.id);

@@ -1,12 +1,12 @@
 import 'server-only';
-import { formatUnits, toFunctionSelector } from 'viem';
+import { formatUnits } from 'viem';
 import { ZERO_ADDRESS, truncateMiddle } from '@/lib/format';
 
 /**
  * Category and one-line summary of a transaction as seen by one wallet, in the hosted API's words
  * (ETransactionCategory: send, receive, token send, token receive, nft send, nft receive, token swap,
- * nft purchase, nft sale, airdrop, mint, burn, contract interaction), and the method label from the
- * 4-byte selector of well-known functions.
+ * nft purchase, nft sale, airdrop, mint, burn, contract interaction). The method label comes from the
+ * decoder (./decode.ts).
  */
 
 export interface Movement {
@@ -114,45 +114,4 @@ export function categorise(i: CategoryInput): { category: string; summary: strin
 
   const target = i.to ? short(i.to) : 'a contract';
   return { category: 'contract interaction', summary: i.methodLabel ? `Called ${i.methodLabel} on ${target}` : `Interacted with ${target}` };
-}
-
-/** Selectors of well-known functions (token standards, common DeFi and wallet calls, the devnet's contracts). */
-const KNOWN = [
-  'transfer(address,uint256)',
-  'transferFrom(address,address,uint256)',
-  'approve(address,uint256)',
-  'increaseAllowance(address,uint256)',
-  'decreaseAllowance(address,uint256)',
-  'permit(address,address,uint256,uint256,uint8,bytes32,bytes32)',
-  'safeTransferFrom(address,address,uint256)',
-  'safeTransferFrom(address,address,uint256,bytes)',
-  'safeTransferFrom(address,address,uint256,uint256,bytes)',
-  'safeBatchTransferFrom(address,address,uint256[],uint256[],bytes)',
-  'setApprovalForAll(address,bool)',
-  'mint(address)',
-  'mint(address,uint256)',
-  'mint(address,uint256,uint256)',
-  'mintBatch(address,uint256[],uint256[])',
-  'burn(uint256)',
-  'burn(uint256,uint256)',
-  'burnBatch(uint256[],uint256[])',
-  'deposit()',
-  'withdraw(uint256)',
-  'multicall(bytes[])',
-  'execute(address,uint256,bytes)',
-  'send(address[],uint256[])',
-  'airdrop(address[],uint256)',
-  'createWallet(address,bytes32)',
-  'swapAForB(uint256,uint256)',
-  'swapBForA(uint256,uint256)',
-  'poke(uint256)',
-  'swapExactTokensForTokens(uint256,uint256,address[],address,uint256)',
-  'swapExactETHForTokens(uint256,address[],address,uint256)',
-  'swapExactTokensForETH(uint256,uint256,address[],address,uint256)',
-];
-
-const LABELS = new Map(KNOWN.map((sig) => [toFunctionSelector(`function ${sig}`), sig.slice(0, sig.indexOf('('))]));
-
-export function methodLabel(selector: string | null): string | null {
-  return selector ? (LABELS.get(selector as `0x${string}`) ?? null) : null;
 }

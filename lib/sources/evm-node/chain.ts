@@ -314,4 +314,6 @@ async function dropAfter(tx: Queryable, chainId: number, fork: number): Promise<
     [chainId],
   );
   await tx.query('DELETE FROM evm_chain_checkpoint WHERE chain_id = $1 AND number > $2', p);
+  // Another chain under the same id (a restarted devnet): its addresses hold other contracts.
+  if (fork < 0) await tx.query('DELETE FROM evm_verified_abi WHERE chain_id = $1', [chainId]);
 }

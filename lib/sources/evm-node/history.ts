@@ -4,8 +4,9 @@ import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
 import { activityHead, ensureCovered, readingPage } from './activity';
-import { categorise, methodLabel, type Movement } from './categorise';
+import { categorise, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
+import { methodLabels } from './decode';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { assertNodeChain, reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
@@ -129,7 +130,8 @@ async function render(chain: Chain, wallet: string, txs: TxFacts[], query: Histo
     ? await tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard }))))
     : undefined;
   const native = chain.nativeCurrency;
-  return txs.map((t) => renderTx(t, wallet, native, tokens, query, meta));
+  const labels = await methodLabels(chain.id, txs);
+  return txs.map((t) => renderTx(t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
 }
 
 function renderTx(
@@ -138,7 +140,8 @@ function renderTx(
   native: { symbol: string; decimals: number },
   tokens: Map<string, TokenFacts>,
   query: HistoryQuery,
-  meta?: Awaited<ReturnType<typeof tokenMetaMany>>,
+  meta: Awaited<ReturnType<typeof tokenMetaMany>> | undefined,
+  label: string | null,
 ): WalletTransaction {
   const timestamp = new Date(t.timestamp * 1000).toISOString();
   const ok = t.status === 1;
@@ -225,7 +228,6 @@ function renderTx(
     };
   });
 
-  const label = methodLabel(t.selector);
   const { category, summary } = categorise({
     wallet,
     sender: t.from,

@@ -22,6 +22,7 @@ import { assertNodeChain, headBlock, nodeChainId, reorgDepth, type HeadInfo } fr
 import { DEVNET_CHAIN, chainById } from '@/lib/chains';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
+import { decodeTransaction } from './decode';
 import { walletIndexState } from './activity';
 
 /**
@@ -38,7 +39,7 @@ export const nodeBalance: BalanceSource = {
   nativeBalance: async (address, chain, block) => nodeNativeBalance(address, chain, block ?? (await headBlock())),
 };
 
-export const nodeTx: TransactionSource = { transaction: nodeTransaction };
+export const nodeTx: TransactionSource = { transaction: nodeTransaction, decode: (chain, parts) => decodeTransaction(chain.id, parts) };
 
 export const nodeNftResync: NftResyncSource = {
   resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),

@@ -1,8 +1,10 @@
 import 'server-only';
-import { decodeEventLog, decodeFunctionData, parseAbi, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import type { Chain } from '@/lib/chains';
+import { toInterfaceDecoded } from '@/lib/decode';
 import { LanternError } from '@/lib/errors';
-import type { Decoded, TransactionDetail, TxLog } from '@/lib/interface/transaction';
+import type { TransactionDetail, TxLog } from '@/lib/interface/transaction';
+import { decodeTransaction } from './decode';
 import type { RawLog } from './logs';
 import { assertNodeChain, headBlock, reorgDepth, rpc } from './rpc';
 import { blockTimestamp, txFactsMany } from './tx-facts';
@@ -10,32 +12,10 @@ import { blockTimestamp, txFactsMany } from './tx-facts';
 /**
  * One transaction in the hosted API's transaction shape, read from the node: eth_getTransactionByHash,
  * its receipt and block time; the call tree from the facts the history keeps (tx-facts: callTracer or
- * trace_transaction). `verbose` decodes the call and the logs of the standard token interfaces (ERC-20,
- * ERC-721, ERC-1155): a log is decoded only when its topics and data fit one of them exactly.
+ * trace_transaction). `verbose` names the call and the logs with the decoder (./decode.ts: exact ABIs,
+ * proxies resolved, the shipped signature table, looked-up signatures); what it cannot name exactly is
+ * `null`. While a verified ABI or a signature is still being fetched the answer is not final (cached 5 s).
  */
-
-const TOKEN_EVENTS = parseAbi([
-  'event Transfer(address indexed from, address indexed to, uint256 value)',
-  'event Approval(address indexed owner, address indexed spender, uint256 value)',
-  'event TransferSingle(address indexed operator, address indexed from, address indexed to, uint256 id, uint256 value)',
-  'event TransferBatch(address indexed operator, address indexed from, address indexed to, uint256[] ids, uint256[] values)',
-  'event ApprovalForAll(address indexed owner, address indexed operator, bool approved)',
-]);
-const NFT_EVENTS = parseAbi([
-  'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
-  'event Approval(address indexed owner, address indexed approved, uint256 indexed tokenId)',
-]);
-const TOKEN_CALLS = parseAbi([
-  'function transfer(address to, uint256 value)',
-  'function approve(address spender, uint256 value)',
-  'function transferFrom(address from, address to, uint256 value)',
-  'function safeTransferFrom(address from, address to, uint256 tokenId)',
-  'function safeTransferFrom(address from, address to, uint256 id, uint256 value, bytes data)',
-  'function safeBatchTransferFrom(address from, address to, uint256[] ids, uint256[] values, bytes data)',
-  'function setApprovalForAll(address operator, bool approved)',
-  'function mint(address to, uint256 value)',
-  'function burn(uint256 value)',
-]);
 
 interface RpcTx {
   hash: string; blockNumber: Hex | null; blockHash: string | null; transactionIndex: Hex | null; from: string; to: string | null;
@@ -46,43 +26,6 @@ interface RpcReceipt {
 }
 
 const dec = (h: Hex | string | null | undefined) => (h ? BigInt(h).toString() : '0');
-const show = (v: unknown): string => (Array.isArray(v) ? `[${v.map(show).join(',')}]` : String(v));
-
-function decoded(kind: 'event' | 'function', name: string, inputs: readonly { name?: string; type: string }[], args: unknown): Decoded {
-  const values = Array.isArray(args) ? args : inputs.map((i) => (args as Record<string, unknown>)[i.name ?? '']);
-  return {
-    signature: `${name}(${inputs.map((i) => i.type).join(',')})`,
-    label: name,
-    type: kind,
-    params: inputs.map((input, i) => ({ name: input.name ?? String(i), value: show(values[i]), type: input.type })),
-  };
-}
-
-export function decodeLog(log: Pick<RawLog, 'topics' | 'data'>): Decoded | null {
-  for (const abi of [TOKEN_EVENTS, NFT_EVENTS]) {
-    try {
-      const e = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
-      const item = abi.find((x) => x.name === e.eventName && x.inputs.filter((i) => (i as { indexed?: boolean }).indexed).length === log.topics.length - 1);
-      if (!item) continue;
-      return decoded('event', e.eventName, item.inputs, e.args);
-    } catch {
-      // not this interface
-    }
-  }
-  return null;
-}
-
-export function decodeCall(input: Hex): Decoded | null {
-  if (input.length < 10) return null;
-  try {
-    const c = decodeFunctionData({ abi: TOKEN_CALLS, data: input });
-    const item = TOKEN_CALLS.find((x) => x.name === c.functionName && x.inputs.length === (c.args?.length ?? 0))!;
-    return decoded('function', c.functionName, item.inputs, c.args ?? []);
-  } catch {
-    return null;
-  }
-}
-
 export async function nodeTransaction(hash: string, chain: Chain, opts: { verbose: boolean; internal: boolean }): Promise<{ tx: TransactionDetail; final: boolean }> {
   await assertNodeChain(chain);
   const tx = await rpc<RpcTx | null>('eth_getTransactionByHash', [hash]);
@@ -96,7 +39,8 @@ export async function nodeTransaction(hash: string, chain: Chain, opts: { verbos
   const head = await headBlock();
   const finalBlock = head - reorgDepth();
   const time = new Date((await blockTimestamp(chain.id, blockNumber)) * 1000).toISOString();
-  const logs: TxLog[] = receipt.logs.map((l) => ({
+  const decoding = opts.verbose ? await decodeTransaction(chain.id, { to: tx.to?.toLowerCase() ?? null, input: tx.input, logs: receipt.logs }) : null;
+  const logs: TxLog[] = receipt.logs.map((l, i) => ({
     log_index: dec(l.logIndex),
     transaction_hash: tx.hash.toLowerCase(),
     transaction_index: dec(tx.transactionIndex),
@@ -110,7 +54,7 @@ export async function nodeTransaction(hash: string, chain: Chain, opts: { verbos
     block_number: String(blockNumber),
     block_hash: tx.blockHash!,
     transaction_value: dec(tx.value),
-    ...(opts.verbose ? { decoded_event: decodeLog(l) } : {}),
+    ...(decoding ? { decoded_event: toInterfaceDecoded(decoding.logs[i]) } : {}),
   }));
   const detail: TransactionDetail = {
     hash: tx.hash.toLowerCase(),
@@ -133,7 +77,7 @@ export async function nodeTransaction(hash: string, chain: Chain, opts: { verbos
     block_number: String(blockNumber),
     block_hash: tx.blockHash,
     logs,
-    ...(opts.verbose ? { decoded_call: decodeCall(tx.input) } : {}),
+    ...(decoding ? { decoded_call: toInterfaceDecoded(decoding.call) } : {}),
   };
   if (opts.internal) {
     const facts = (await txFactsMany(chain.id, [detail.hash], finalBlock)).get(detail.hash);
@@ -153,5 +97,5 @@ export async function nodeTransaction(hash: string, chain: Chain, opts: { verbos
       reverted: c.reverted,
     }));
   }
-  return { tx: detail, final: blockNumber <= finalBlock };
+  return { tx: detail, final: blockNumber <= finalBlock && !decoding?.pending };
 }

@@ -1,6 +1,5 @@
 import 'server-only';
 import type { Hex } from 'viem';
-import type { CallFrame } from './tx-facts';
 
 /**
  * Which internal frames move ETH. A frame's `value` is not always a transfer: a DELEGATECALL reports the
@@ -23,6 +22,21 @@ export interface FrameLike {
 /** True when this frame moved ETH from `from` to `to`. */
 export function movesValue(f: FrameLike): boolean {
   return !f.reverted && f.to !== null && f.value !== '0' && VALUE_MOVING_FRAMES.has(f.type.toUpperCase());
+}
+
+/** One internal call, as callTracer reports it (and as fromParityTraces makes Parity's traces look). */
+export interface CallFrame {
+  type: string;
+  from: string;
+  to: string | null;
+  value: string;
+  gas: string | null;
+  gasUsed: string | null;
+  input: string;
+  output: string | null;
+  depth: number;
+  /** This frame or one of its parents reverted: its value did not move. */
+  reverted: boolean;
 }
 
 export interface ParityTrace {

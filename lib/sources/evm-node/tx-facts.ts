@@ -4,27 +4,13 @@ import { db } from '@/lib/db';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
 import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
-import { fromParityTraces, type ParityTrace } from './transfers';
+import { fromParityTraces, type CallFrame, type ParityTrace } from './transfers';
 
 /**
  * Wallet-independent facts of one transaction (transaction, receipt, transfers, call tree, block time),
  * fetched from the node once and kept in memory and in the database when the block is final, so a
  * history page costs a keyset query plus reads of immutable rows, not node calls.
  */
-
-export interface CallFrame {
-  type: string;
-  from: string;
-  to: string | null;
-  value: string;
-  gas: string | null;
-  gasUsed: string | null;
-  input: string;
-  output: string | null;
-  depth: number;
-  /** This frame or one of its parents reverted: its value did not move. */
-  reverted: boolean;
-}
 
 export interface TxFacts {
   hash: string;

@@ -1,4 +1,5 @@
 import 'server-only';
+import { decodeOffline } from '@/lib/decode';
 import { allChains, resolveChain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { resyncWaits } from '@/lib/interface/nft-resync';
@@ -44,6 +45,8 @@ export const hostedBalance: BalanceSource = {
 
 export const hostedTx: TransactionSource = {
   transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }),
+  // The hosted API's own decoding covers what it knows; Lantern adds the shipped table's names offline.
+  decode: (_chain, parts) => decodeOffline(parts),
 };
 
 export const hostedNftResync: NftResyncSource = {

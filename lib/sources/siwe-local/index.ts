@@ -18,7 +18,7 @@ import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
-import { profileIdFor } from '@/lib/auth/profile';
+import { profileIdFor } from './profile-id';
 import { breakerOpenInChain } from '@/lib/sources/breaker';
 import { evmNodeBreaker, rpcTransport } from '@/lib/sources/breakers';
 import type { SignInSource } from '@/lib/sources/types';

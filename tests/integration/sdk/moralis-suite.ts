@@ -172,7 +172,7 @@ export function moralisSuite(label: string, target: () => MoralisTarget) {
         expect(sdk.pages).toBeGreaterThan(1);
         // normalizeMetadata: the ERC-721 Lights carry on-chain JSON, so each has normalized_metadata.
         const light = sdk.rows.find((r) => (r as { token_address: string }).token_address.toLowerCase() === lights.toLowerCase()) as Record<string, unknown>;
-        expect(light.normalized_metadata).toBeTruthy();
+        expect(light.normalized_metadata).toMatchObject({ name: `Lantern Light #${light.token_id}`, image: expect.stringMatching(/^data:image\/svg\+xml/) });
       });
 
       it('tokenAddresses narrows to the named contracts', async () => {

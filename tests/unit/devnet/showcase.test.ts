@@ -20,9 +20,18 @@ describe('the devnet home showcase', () => {
       const account = person ?? contract;
       expect(account, w.name).toBeDefined();
       expect(w.address).toBe(getAddress((person ? person.checksumAddress : contract!.address) as `0x${string}`));
-      const claimed = w.shows.match(/(\d+) transactions/);
-      if (claimed) expect(Number(claimed[1]), w.name).toBe(account.txCount);
     }
+  });
+
+  it('claims transaction counts that are the scenario’s own, on the lines that claim one', () => {
+    const claims = SHOWCASE_WALLETS.flatMap((w) => {
+      const claimed = w.shows.match(/(\d+) transactions/);
+      return claimed ? [[w.name, Number(claimed[1])] as const] : [];
+    });
+    const txCount = (name: string) => (scenario.accounts[name] ?? scenario.contracts[name])!.txCount;
+    // A line reworded without its count drops out of this list, and the list is pinned: the check cannot go quiet.
+    expect(claims.map(([name]) => name)).toEqual(['alice', 'dave', 'peggy']);
+    expect(claims).toEqual(claims.map(([name]) => [name, txCount(name)]));
   });
 
   it('calls carol a spam-airdrop victim only because the scenario airdrops to her', () => {

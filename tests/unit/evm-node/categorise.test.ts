@@ -1,6 +1,7 @@
 import { toFunctionSelector } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { categorise, methodLabel, type CategoryInput, type Movement } from '@/lib/sources/evm-node/categorise';
+import { methodNameOf, signatureTable } from '@/lib/decode';
+import { categorise, type CategoryInput, type Movement } from '@/lib/sources/evm-node/categorise';
 
 // Category and summary of a transaction as one wallet sees it: each rule, and the rule that wins
 // when several could apply. Expected strings are the hosted API's words for the same situations.
@@ -131,12 +132,14 @@ describe('categorise', () => {
   });
 });
 
-describe('methodLabel', () => {
+describe('method labels from the selector alone (history rows)', async () => {
+  const table = await signatureTable();
+  const label = (selector: string | null) => methodNameOf(selector, { exact: [], table }).name;
   it('names well-known selectors, and nothing else', () => {
-    expect(methodLabel('0xa9059cbb')).toBe('transfer');
-    expect(methodLabel(toFunctionSelector('function safeTransferFrom(address,address,uint256,bytes)'))).toBe('safeTransferFrom');
-    expect(methodLabel(toFunctionSelector('function swapExactETHForTokens(uint256,address[],address,uint256)'))).toBe('swapExactETHForTokens');
-    expect(methodLabel('0xdeadbeef')).toBeNull();
-    expect(methodLabel(null)).toBeNull();
+    expect(label('0xa9059cbb')).toBe('transfer');
+    expect(label(toFunctionSelector('function safeTransferFrom(address,address,uint256,bytes)'))).toBe('safeTransferFrom');
+    expect(label(toFunctionSelector('function swapExactETHForTokens(uint256,address[],address,uint256)'))).toBe('swapExactETHForTokens');
+    expect(label('0xdeadbeef')).toBeNull();
+    expect(label(null)).toBeNull();
   });
 });

@@ -1,11 +1,16 @@
 import { encodeAbiParameters, encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { readReference } from './reference';
-import { decodeCall, decodeLog } from '@/lib/sources/evm-node/transaction';
+import { decodeCall as decodeAny, decodeLog as decodeAnyLog, signatureTable, toInterfaceDecoded, type LogInput } from '@/lib/decode';
+
+// The published shape (decoded_call, decoded_event) as node mode writes it, from the shipped table.
+const table = await signatureTable();
+const decodeCall = (input: Hex) => toInterfaceDecoded(decodeAny(input, { exact: [], table, lookup: [] }));
+const decodeLog = (log: LogInput) => toInterfaceDecoded(decodeAnyLog(log, { exact: [], table, lookup: [] }));
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-describe('decoding calls and logs of the standard token interfaces', () => {
+describe('decoding calls and logs in the interface shape', () => {
   it('decodes the reference verbose transaction as the provider did', () => {
     const tx = readReference<Json>('transaction-verbose-jssdk-mock.json').response.body;
     const call = decodeCall(tx.input)!;
@@ -31,6 +36,6 @@ describe('decoding calls and logs of the standard token interfaces', () => {
   it('leaves what it does not know undecoded', () => {
     expect(decodeLog({ topics: [`0x${'12'.repeat(32)}` as Hex], data: '0x' })).toBeNull();
     expect(decodeCall('0x')).toBeNull();
-    expect(decodeCall(encodeFunctionData({ abi: parseAbi(['function poke(uint256)']), args: [1n] }))).toBeNull();
+    expect(decodeCall(encodeFunctionData({ abi: parseAbi(['function lantern_poke(uint256)']), args: [1n] }))).toBeNull();
   });
 });

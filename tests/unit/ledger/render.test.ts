@@ -8,7 +8,7 @@ import { parseBlock } from '../../support/ledger-schemas';
 import { readReference, referenceFiles } from '../../support/reference';
 
 // The table imports a server action; outside Next it is a plain function we never call here.
-vi.mock('@/app/actions/ledger', () => ({ loadTransactionDetail: async () => ({}) }));
+vi.mock('@/lib/actions/ledger', () => ({ loadTransactionDetail: async () => ({}) }));
 vi.mock('next/navigation', () => ({ useRouter: () => ({ push() {}, refresh() {} }) }));
 
 const blocks = referenceFiles(/^aptos-.*\.json$/).map((f) => [f, parseBlock(readReference(f))] as const);

@@ -27,10 +27,18 @@ describe('layer boundaries', () => {
     ['a source importing another by path', 'lib/sources/ledger-node/x.ts', "import { hostedRequest } from '../hosted/client';\nexport const a = hostedRequest;\n"],
     ['a source importing the picker', 'lib/sources/hosted/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
     ['a source importing an operation', 'lib/sources/evm-node/x.ts', "import { getTransaction } from '@/lib/operations/transaction';\nexport const a = getTransaction;\n"],
+    ['a source importing the sign-in rules', 'lib/sources/siwe-local/x.ts', "import { getSession } from '@/lib/auth/session';\nexport const a = getSession;\n"],
+    ['a shared source module importing a page helper', 'lib/sources/breakers.ts', "import { toErrorInfo } from '@/lib/server/page';\nexport const a = toErrorInfo;\n"],
+    ['an operation importing the sign-in rules', 'lib/operations/x.ts', "import { listSavedWallets } from '@/lib/auth/saved-wallets';\nexport const a = listSavedWallets;\n"],
+    ['an operation importing the API plumbing', 'lib/operations/x.ts', "import { api } from '@/lib/api/handler';\nexport const a = api;\n"],
+    ['an operation importing a server action', 'lib/operations/x.ts', "import { signOutAction } from '@/lib/actions/auth';\nexport const a = signOutAction;\n"],
     ['an operation importing a source folder', 'lib/operations/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],
     ['lib importing a component', 'lib/view/x.ts', "import { CopyButton } from '@/components/ui/copy-button';\nexport const a = CopyButton;\n"],
-    ['a server action importing a component module', 'app/actions/x.ts', "import { card } from '@/components/ui/card';\nexport const a = card;\n"],
-    ['a server action importing a source', 'app/actions/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['a component importing a server action from app/', 'components/auth/x.tsx', "import { signOutAction } from '@/app/actions/auth';\nexport const a = signOutAction;\n"],
+    ['a component importing app/ by path', 'components/ledger/x.tsx', "import { previewMetadata } from '../../app/_og/previews';\nexport const a = previewMetadata;\n"],
+    ['a server action importing app/', 'lib/actions/x.ts', "import { txPreview } from '@/app/_og/previews';\nexport const a = txPreview;\n"],
+    ['a server action importing a component module', 'lib/actions/x.ts', "import { card } from '@/components/ui/card';\nexport const a = card;\n"],
+    ['a server action importing a source', 'lib/actions/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
     ['auth importing the source picker', 'lib/auth/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
     ['a page helper importing a source folder', 'lib/server/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],
     ['the API plumbing importing a shared source module', 'lib/api/x.ts', "import { breakerSnapshots } from '@/lib/sources/breakers';\nexport const a = breakerSnapshots;\n"],
@@ -55,6 +63,16 @@ describe('layer boundaries', () => {
         "import { sources } from '@/lib/sources';\nimport { breakerSnapshots } from '@/lib/sources/breakers';\nexport const a = [sources, breakerSnapshots];\n",
       ),
     ).toEqual([]);
+  });
+});
+
+describe('thin pages', () => {
+  it('refuses a page over 80 lines, and lets one of 80 stand', async () => {
+    const page = (lines: number) => `${'export const a = 1;\n'.repeat(lines - 1)}export default function Page() {}\n`;
+    expect(await broken('app/x/page.tsx', page(81))).toEqual(['81:max-lines']);
+    expect(await broken('app/x/page.tsx', page(80))).toEqual([]);
+    // Only pages: a loader or a view may be longer.
+    expect(await broken('components/x/view.tsx', page(81))).toEqual([]);
   });
 });
 

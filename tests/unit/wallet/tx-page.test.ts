@@ -139,6 +139,15 @@ describe('tokenMoves', () => {
     ]);
   });
 
+  it("by types and position, whatever an ABI calls the parameters (WETH9's src, dst, wad); a token id in topic 3 is an NFT", () => {
+    const weth = log(0, ev('Transfer', [['src', 'address', A], ['dst', 'address', B], ['wad', 'uint256', '7']]));
+    const nft = { ...log(1, ev('Transfer', [['a', 'address', B], ['b', 'address', C], ['c', 'uint256', '9']])), topic3: `0x${'0'.repeat(63)}9` };
+    expect(tokenMoves(tx({ logs: [weth, nft] })).map((m) => [m.kind, m.from, m.to, m.amount, m.tokenId])).toEqual([
+      ['erc20', A, B, '7', null],
+      ['erc721', B, C, '1', '9'],
+    ]);
+  });
+
   test.prop([fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), fc.bigInt({ min: 0n, max: 2n ** 256n - 1n })), { maxLength: 12 })])(
     'a TransferBatch of n ids is n moves, each id with its value',
     (pairs) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { historyPageSchema, serializeHistoryPage } from '@/lib/interface/history';
-import { describeTransaction, movementLine, type ChainView } from '@/lib/view/tx-view';
+import { movementLine } from '@/lib/view/tx-row';
+import { describeTransaction, type ChainView } from '@/lib/view/tx-view';
 
 const chain: ChainView = { name: 'eth', label: 'Ethereum', symbol: 'ETH', decimals: 18, explorerUrl: 'https://etherscan.io' };
 const alice = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';

@@ -2,11 +2,13 @@ import 'server-only';
 import { resolveChain } from '@/lib/chains';
 import { serializeTransaction, type HistoryQuery } from '@/lib/interface/history';
 import { siteOrigin } from '@/lib/config';
+import { methodFromInput } from '@/lib/operations/transaction';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { csvLine } from '@/lib/view/csv';
 import { utcDate, formatUtc } from '@/lib/format';
 import { isDevnetMode, toChainView, toErrorInfo } from '@/lib/server/page';
-import { describeTransaction, DIRECTION_LABEL, type Transfer } from '@/lib/view/tx-view';
+import { DIRECTION_LABEL } from '@/lib/view/tx-row';
+import { describeTransaction, type Transfer } from '@/lib/view/tx-view';
 
 export const CSV_MAX_ROWS = 10_000;
 const PAGE = 100;
@@ -78,6 +80,8 @@ export function historyCsvStream(address: string, query: HistoryQuery, opts: { i
             break;
           }
           rows++;
+          // A source without a label for it: the shipped signature table names the call from its input.
+          const method = tx.method && /^0x[0-9a-fA-F]{8}$/.test(tx.method) ? ((await methodFromInput((raw as { input?: string }).input)) ?? tx.method) : tx.method;
           out += csvLine([
             formatUtc(tx.timestamp).replace(' UTC', 'Z').replace(' ', 'T'),
             utcDate(tx.timestamp),
@@ -93,7 +97,7 @@ export function historyCsvStream(address: string, query: HistoryQuery, opts: { i
             amounts(tx.movements.filter((m) => m.direction === 'in')),
             tx.feePaidByWallet && tx.fee ? tx.fee.full : '',
             tx.feePaidByWallet && tx.fee ? view.symbol : '',
-            tx.method,
+            method,
             tx.spam ? 'true' : 'false',
             `${siteOrigin()}/tx/${tx.hash}?chain=${encodeURIComponent(view.name)}`,
           ]);

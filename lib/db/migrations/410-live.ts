@@ -11,7 +11,7 @@ import type { Migration } from './index';
  * Fork and removal rows are kept a day.
  */
 export const liveMigration: Migration = {
-  id: 400,
+  id: 410,
   name: 'live pages: forks, removed rows, leases, watched wallets',
   sql: `
 CREATE TABLE IF NOT EXISTS evm_chain_fork (

@@ -1,24 +1,16 @@
 'use client';
 
 import { lazy, Suspense, useMemo, useState } from 'react';
-import type { HistoryPageWire } from '@/lib/interface/history';
-import type { ErrorInfo } from '@/lib/view/error-copy';
-import { historyApiQuery, type HistoryUrlView, type HistoryView as ViewState } from '@/lib/view/search-params';
-import type { ChainView, EnsNames, SavedLabels, TxView } from '@/lib/view/tx-view';
-import { HistoryBody, type HistoryBodyProps } from './history-body';
+import { sameApiView, type HistoryUrlView, type HistoryView } from '@/lib/view/search-params';
+import type { ChainView, EnsNames, InitialHistory, SavedLabels } from '@/lib/view/tx-view';
+import { HistoryBody } from './history-body';
 import { useHistoryUrl } from './history-url';
 
-/**
- * The first page as the server read it (the paging client's seed) and described it (what the list shows:
- * the browser does not download the describing code until a person pages).
- */
-export type InitialHistory = { ok: true; page: HistoryPageWire; rows: TxView[] } | { ok: false; error: ErrorInfo };
-
-export interface HistoryViewProps {
+export interface HistoryListProps {
   address: string;
   chain: ChainView;
   /** The view the server rendered, and what it got: seeds the cache so the first page is not fetched twice. */
-  serverView: ViewState;
+  serverView: HistoryView;
   /** How the URL the server rendered shows times. */
   serverTime: HistoryUrlView['time'];
   initial: InitialHistory;
@@ -31,23 +23,16 @@ export interface HistoryViewProps {
   otherChains: { name: string; label: string }[];
 }
 
-export type LiveHistoryProps = Omit<HistoryBodyProps, 'page' | 'fetching' | 'stale' | 'error' | 'onRetry'> & {
-  initial: InitialHistory;
-  serverView: ViewState;
-};
-
 // The paging client (react-query and the API client) loads when a person first pages, filters or retries;
 // until then the page shows the rows the server rendered, and nothing else is downloaded for them.
 const LiveHistory = lazy(() => import('./history-live'));
-
-export const sameApiView = (a: ViewState, b: ViewState) => JSON.stringify(historyApiQuery(a)) === JSON.stringify(historyApiQuery(b));
 
 /**
  * The history list. The page in the URL is rendered on the server; "older" / "newer" change the URL
  * (shallowly, history-url.ts) and fetch the page in place from the published API, keeping the previous rows on
  * screen, dimmed, until the next ones arrive.
  */
-export function HistoryView({ address, chain, serverView, serverTime, initial, labels = {}, ensNames, now, otherChains }: HistoryViewProps) {
+export function HistoryList({ address, chain, serverView, serverTime, initial, labels = {}, ensNames, now, otherChains }: HistoryListProps) {
   const serverUrlView = useMemo(() => ({ ...serverView, time: serverTime }), [serverView, serverTime]);
   const [v, setV] = useHistoryUrl(serverUrlView);
   const [live, setLive] = useState(false);
