@@ -1,4 +1,4 @@
-// Compiles devnet/evm/contracts/*.sol with the npm solc (offline) and writes
+// Compiles devnet/evm/contracts/*.sol with the npm solc (offline; OpenZeppelin from node_modules) and writes
 // devnet/evm/artifacts/<Contract>.json ({contractName, sourceName, abi, bytecode, deployedBytecode}).
 // Run: node devnet/evm/compile.mjs  (artifacts are committed; rerun after editing a contract).
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -13,7 +13,19 @@ const artifactsDir = path.join(here, 'artifacts');
 /** The contracts that get an artifact (libraries and interfaces do not). */
 export const CONTRACTS = [
   'Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory', 'Linked721', 'Linked1155',
+  'RebasingToken', 'FeeToken', 'LegacyToken', 'BrokenToken', 'Keys721',
 ];
+
+const repoRoot = path.resolve(here, '../..');
+
+/** `@openzeppelin/...` imports, read from the installed package (offline). */
+function findImports(p) {
+  try {
+    return { contents: readFileSync(path.join(repoRoot, 'node_modules', p), 'utf8') };
+  } catch {
+    return { error: `not found: ${p}` };
+  }
+}
 
 export function compile() {
   const solc = createRequire(import.meta.url)('solc');
@@ -32,7 +44,7 @@ export function compile() {
       outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object', 'evm.deployedBytecode.object'] } },
     },
   };
-  const out = JSON.parse(solc.compile(JSON.stringify(input)));
+  const out = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
   const errors = (out.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const artifacts = {};

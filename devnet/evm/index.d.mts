@@ -73,6 +73,20 @@ export interface ManifestContract {
   owner?: string;
   salt?: Address;
   spam?: boolean;
+  /** The holder's odd tokens (holdings.mjs): what makes each one hard to read right. */
+  rebasing?: boolean;
+  feeOnTransfer?: boolean;
+  legacy?: boolean;
+  balanceReverts?: boolean;
+}
+
+/** What a wallet holds at the last block and who may spend it, read from the chain (seed.mjs readHoldings). */
+export interface ManifestHoldings {
+  address: Address;
+  /** Every ERC-20 whose Transfer logs name the wallet: balanceOf at the last block (null: it reverts). */
+  tokens: { token: Address; tokenKey: string; balance: string | null }[];
+  /** Every pair its Approval / ApprovalForAll logs name: allowance, or isApprovedForAll as '1' / '0'. */
+  approvals: { kind: 'erc20' | 'operator'; token: Address; tokenKey: string; spender: Address; spenderName: string | null; value: string | null }[];
 }
 
 export interface Manifest {
@@ -99,8 +113,9 @@ export interface Manifest {
     contract: Address; contractKey: string; standard: 'erc721' | 'erc1155'; tokenId: string; owner: Address;
     ownerName: string | null; amount: string;
   }[];
-  /** tokenKey -> holder -> raw balance (decimal string), non-zero only. */
+  /** tokenKey -> holder -> raw balance (decimal string), non-zero only; replayed from the logs, so not rLNT or BROKEN. */
   final_token_balances: Record<string, Record<Address, string>>;
+  holdings: { holder: ManifestHoldings; merchant: ManifestHoldings };
 }
 
 export interface EvmDevnet {

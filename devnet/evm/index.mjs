@@ -38,7 +38,7 @@ export function stateKey() {
   const files = [
     ...readdirSync(path.join(here, 'contracts')).sort().map((f) => path.join('contracts', f)),
     ...readdirSync(path.join(here, 'artifacts')).sort().map((f) => path.join('artifacts', f)),
-    'scenario.mjs', 'seed.mjs', 'rpc.mjs',
+    'scenario.mjs', 'holdings.mjs', 'seed.mjs', 'rpc.mjs',
   ];
   for (const f of files) h.update(f).update('\0').update(readFileSync(path.join(here, f))).update('\0');
   h.update(JSON.stringify(ANVIL_ARGS)).update(anvilVersion(resolveAnvilBinary()));

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import {
   encodeAbiParameters, encodeDeployData, encodeFunctionData, getContractAddress, keccak256, parseEther, parseUnits,
 } from 'viem';
+import { HOLDINGS_ACCOUNTS, holdingsContracts, planHoldings } from './holdings.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -40,6 +41,8 @@ export const ACCOUNTS = {
   // Index 20: beyond anvil's 20 funded accounts (15-19 belong to the synthetic benchmark wallet), so the
   // deployer funds her; the genesis and every earlier block stay as they were.
   curator: { index: 20, role: 'Deploys Far Lanterns (ERC-721 whose metadata lives off chain, at ipfs:// URIs) and keeps them' },
+  // What a wallet holds now and who may spend it (holdings.mjs).
+  ...HOLDINGS_ACCOUNTS,
 };
 
 /**
@@ -51,7 +54,8 @@ export const FAR_LANTERNS_CID = 'bafybeifarlanternsdevnetmetadatazzzzzzzzzzzzzzz
 export const FAR_LANTERN_URIS = [1, 2, 3].map((n) => `ipfs://${FAR_LANTERNS_CID}/${n}.json`).concat(`ipfs://${FAR_LANTERNS_CID}/missing.json`);
 
 export function loadArtifacts() {
-  const names = ['Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory', 'Linked721'];
+  const names = ['Token', 'Lights721', 'Items1155', 'MultiSend', 'FixedRatePool', 'Guard', 'SmartWallet', 'WalletFactory', 'Linked721',
+    'RebasingToken', 'FeeToken', 'LegacyToken', 'BrokenToken', 'Keys721'];
   return Object.fromEntries(
     names.map((n) => [n, JSON.parse(readFileSync(path.join(here, 'artifacts', `${n}.json`), 'utf8'))]),
   );
@@ -134,6 +138,7 @@ export function buildPlan(addressOf, artifacts = loadArtifacts()) {
     factoryData: encodeFunctionData({ abi: artifacts.WalletFactory.abi, functionName: 'createWallet', args: [A.grace, COUNTERFACTUAL_SALT] }),
     address: walletAddr(A.grace, COUNTERFACTUAL_SALT),
   };
+  Object.assign(contracts, holdingsContracts(A.issuer));
   const C = Object.fromEntries(Object.entries(contracts).map(([k, v]) => [k, v.address]));
   const who = { ...A, ...C };
 
@@ -440,6 +445,9 @@ export function buildPlan(addressOf, artifacts = loadArtifacts()) {
   FAR_LANTERN_URIS.forEach((uri, i) => at(dayAt(200, 10) + i * 3600, () => tx('curator', C.farLanterns, 'nft_mint', `mint Far Lantern #${i + 1} to curator (${uri.replace(FAR_LANTERNS_CID, 'CID')})`, {
     data: enc('Linked721', 'mint', [A.curator, uri]), gas: 300_000,
   })));
+
+  // --- holder: odd tokens and approvals (holdings.mjs), days 201 to 203 ---
+  planHoldings({ at, tx, A, C, artifacts, dayAt });
 
   // --- order by time, materialise, group into blocks ---
   intents.sort((x, y) => x[0] - y[0] || x[1] - y[1]);

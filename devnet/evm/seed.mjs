@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeAbiParameters, encodeFunctionData, formatEther, formatUnits, getAddress, keccak256, toHex } from 'viem';
+import { decodeAbiParameters, encodeFunctionData, formatEther, formatUnits, getAddress, keccak256, maxUint256, parseAbi, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { rpcClient } from './rpc.mjs';
 import {
@@ -106,6 +106,10 @@ async function buildManifest({ rpc, plan, planned, addressOf, artifacts }) {
     [contracts.lnt.address]: { symbol: 'LNT', decimals: 18 },
     [contracts.spam.address]: { symbol: 'CLAIM-REWARDS.EXAMPLE', decimals: 18 },
   };
+  // The holder's odd tokens (holdings.mjs) carry their facts; BROKEN's decimals are a lie, so not formatted.
+  for (const c of Object.values(contracts)) {
+    if (c.kind === 'erc20' && c.symbol && typeof c.decimals === 'number') tokenInfo[c.address] = { symbol: c.symbol, decimals: c.decimals };
+  }
   const book = {};
   for (const [n, a] of Object.entries(addressOf)) book[a] = n;
   for (const [k, c] of Object.entries(contracts)) book[c.address] = k;
@@ -236,8 +240,11 @@ async function buildManifest({ rpc, plan, planned, addressOf, artifacts }) {
     finalNfts.push({ contract, contractKey: book[contract], standard: 'erc1155', tokenId, owner, ownerName: book[owner] ?? null, amount: amount.toString() });
   }
   finalNfts.sort((a, b) => a.contract.localeCompare(b.contract) || Number(a.tokenId) - Number(b.tokenId) || a.owner.localeCompare(b.owner));
+  // A rebasing token's balances move without logs and a reverting one has none to read: not replayable.
+  for (const [k, c] of Object.entries(contracts)) if (c.rebasing || c.balanceReverts) delete balances[k];
   await verifyOnChain(rpc, artifacts, contracts, transactions, finalNfts, balances);
   for (const bt of Object.values(balances)) for (const [a, v] of Object.entries(bt)) if (v === '0') delete bt[a];
+  const holdings = await readHoldings(rpc, artifacts, contracts, transactions, addressOf, book);
 
   const touching = (a) => transactions.filter((t) => t.parties.includes(a));
   const accounts = Object.fromEntries(Object.entries(ACCOUNTS).map(([name, a]) => [name, {
@@ -280,7 +287,60 @@ async function buildManifest({ rpc, plan, planned, addressOf, artifacts }) {
     transactions,
     final_nft_ownership: finalNfts,
     final_token_balances: balances,
+    holdings,
   };
+}
+
+const TOPIC_APPROVAL = keccak256(toHex('Approval(address,address,uint256)'));
+const TOPIC_APPROVAL_FOR_ALL = keccak256(toHex('ApprovalForAll(address,address,bool)'));
+
+/**
+ * What holder and merchant hold at the last block and who may spend it, read from the chain: balanceOf
+ * of every ERC-20 whose Transfer logs name them (null where balanceOf reverts), and allowance /
+ * isApprovedForAll of every pair their Approval / ApprovalForAll logs name (zero ones kept here, with
+ * their value, so SCENARIO.md shows the revoked ones too).
+ */
+async function readHoldings(rpc, artifacts, contracts, transactions, addressOf, book) {
+  const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
+  const nft = parseAbi(['function isApprovedForAll(address,address) view returns (bool)']);
+  const callAt = async (to, data) => {
+    try {
+      return await rpc.call('eth_call', [{ to, data }, 'latest']);
+    } catch {
+      return null; // reverted
+    }
+  };
+  const receipts = await rpc.batch(transactions.map((t) => ['eth_getTransactionReceipt', [t.hash]]));
+  const out = {};
+  for (const who of ['holder', 'merchant']) {
+    const a = addressOf[who];
+    const tokens = [...new Set(transactions.flatMap((t) => t.tokenTransfers).filter((x) => x.from === a || x.to === a).map((x) => x.token))].sort();
+    const rows = [];
+    for (const token of tokens) {
+      const raw = await callAt(token, encodeFunctionData({ abi: erc20, functionName: 'balanceOf', args: [a] }));
+      rows.push({ token, tokenKey: book[token], balance: raw === null ? null : BigInt(raw).toString() });
+    }
+    const pairs = new Map();
+    for (const r of receipts) {
+      for (const l of r.logs) {
+        if (l.topics[1] === undefined || topicAddr(l.topics[1]) !== a) continue;
+        if (l.topics[0] === TOPIC_APPROVAL && l.topics.length === 3) pairs.set(`erc20|${l.address.toLowerCase()}|${topicAddr(l.topics[2])}`, true);
+        if (l.topics[0] === TOPIC_APPROVAL_FOR_ALL) pairs.set(`operator|${l.address.toLowerCase()}|${topicAddr(l.topics[2])}`, true);
+      }
+    }
+    const approvals = [];
+    for (const k of [...pairs.keys()].sort()) {
+      const [kind, token, spender] = k.split('|');
+      const data = kind === 'erc20'
+        ? encodeFunctionData({ abi: erc20, functionName: 'allowance', args: [a, spender] })
+        : encodeFunctionData({ abi: nft, functionName: 'isApprovedForAll', args: [a, spender] });
+      const raw = await callAt(token, data);
+      const value = raw === null ? null : BigInt(raw).toString();
+      approvals.push({ kind, token, tokenKey: book[token], spender, spenderName: book[spender] ?? null, value });
+    }
+    out[who] = { address: a, tokens: rows, approvals };
+  }
+  return out;
 }
 
 async function verifyOnChain(rpc, artifacts, contracts, transactions, finalNfts, balances) {
@@ -349,14 +409,26 @@ export function renderScenarioMd(m) {
     '  (`devnet/evm/nft-metadata-server.mjs`, on 127.0.0.1:`DEVNET_NFT_PORT`, default 8547) and points `NFT_IPFS_GATEWAY` and',
     '  `NFT_METADATA_ALLOW_HOSTS` at it, so Lantern fetches the metadata in the background and the NFT page shows names and',
     '  images. Token 4 points at a file the gateway does not have: its card shows no image, and its fetch is kept as failed',
-    '  (`http_status`). The integration tests and the browser tests start the same gateway and settings (`tests/integration/global-setup.ts`, `scripts/e2e-server.mjs`); without it the fetcher fails these URIs and makes no other request.', '');
+    '  (`http_status`). The integration tests and the browser tests start the same gateway and settings (`tests/integration/global-setup.ts`, `scripts/e2e-server.mjs`); without it the fetcher fails these URIs and makes no other request.',
+    '- **holder** (dev account 21) is what a wallet holds now and who may spend it (days 201 to 203, after everything else):',
+    '  **issuer** (22) deploys and mints to her a rebasing token (rLNT: `rebase` changes every balance with no Transfer log),',
+    '  a fee-on-transfer token on OpenZeppelin\'s ERC-20 (TAX: 2% of each transfer goes to the treasury), an MKR/USDT-style',
+    '  token (OLG: bytes32 `name` and `symbol`, `transfer` and `approve` return nothing) and a token whose `balanceOf` always',
+    '  reverts and whose `decimals` lies (BROKEN: 300), plus three Lantern Keys (OpenZeppelin ERC-721). The deployer gives her',
+    '  USDC and LNT; she burns all the LNT (a token she no longer holds) and the spammer airdrops her the spam token. She',
+    '  approves the pool for unlimited USDC, **merchant** (23) for 1000 TAX, of which merchant then pulls 250 with',
+    '  `transferFrom` (partly used; OpenZeppelin emits no Approval for it, so only `allowance` says 750 remain), merchant for',
+    '  500 OLG and revokes it (`approve(merchant, 0)`), and makes merchant and issuer operators of her Keys',
+    '  (`setApprovalForAll`), revoking issuer the next day. Her balances and approvals, read from the chain at the last',
+    '  block, are below.', '');
   L.push('## Accounts', '', '| name | address | dev index | txs touching | sent | role |', '|---|---|---|---|---|---|');
   for (const [n, a] of Object.entries(m.accounts)) L.push(`| ${n} | \`${a.address}\` | ${a.index} | ${a.txCount} | ${a.sentCount} | ${a.role} |`);
   L.push('', '"txs touching" counts transactions where the address is the sender, the recipient, a created contract, a party',
     'of an internal call, or a party of an ERC-20/721/1155 transfer: exactly what the wallet history must return.', '');
   L.push('## Contracts', '', '| key | address | kind | created by | block | txs touching | facts |', '|---|---|---|---|---|---|---|');
   for (const [k, c] of Object.entries(m.contracts)) {
-    const facts = [c.name, c.symbol, c.decimals !== undefined ? `${c.decimals} decimals` : null, c.owner ? `owner ${c.owner}` : null, c.possibleSpam ? 'spam' : null].filter(Boolean).join(', ');
+    const odd = c.rebasing ? 'rebasing' : c.feeOnTransfer ? 'fee on transfer' : c.legacy ? 'bytes32 name, no return values' : c.balanceReverts ? 'balanceOf reverts, decimals lies' : null;
+    const facts = [c.name, c.symbol, c.decimals !== undefined ? `${c.decimals} decimals` : null, c.owner ? `owner ${c.owner}` : null, c.possibleSpam ? 'spam' : null, odd].filter(Boolean).join(', ');
     L.push(`| ${k} | \`${c.address}\` | ${c.kind} | ${c.deployer} (${c.createdBy}) | ${c.blockNumber} | ${c.txCount} | ${facts} |`);
   }
   L.push('', '## Transaction kinds', '', '| kind | count |', '|---|---|');
@@ -372,6 +444,29 @@ export function renderScenarioMd(m) {
     `  ${m.eip1271.checks}`,
     `- EIP-6492: undeployed wallet \`${m.eip1271.counterfactual.address}\` (owner grace, salt \`${m.eip1271.counterfactual.salt}\`),`,
     `  factory \`${m.eip1271.counterfactual.factory}\`, factoryData = \`createWallet(owner, salt)\` calldata (in scenario.json).`, '');
+  if (m.holdings) {
+    const fmt = (v, key) => {
+      const c = m.contracts[key];
+      if (v === null) return 'reverts';
+      return typeof c?.decimals === 'number' ? formatUnits(BigInt(v), c.decimals) : v;
+    };
+    L.push('## What holder and merchant hold, and who may spend it', '',
+      'Read from the chain at the last block (`balanceOf`, `allowance`, `isApprovedForAll`); every token whose Transfer logs name',
+      'the wallet, every pair its Approval / ApprovalForAll logs name. Exactly what the tokens and approvals operations must answer',
+      '(zero balances and zero allowances are not listed there).', '');
+    for (const [who, h] of Object.entries(m.holdings)) {
+      L.push(`### ${who}`, '', '| token | balance |', '|---|---|');
+      for (const t of h.tokens) L.push(`| ${t.tokenKey} | ${fmt(t.balance, t.tokenKey)} |`);
+      if (h.approvals.length) {
+        L.push('', '| kind | token | spender | allowance now |', '|---|---|---|---|');
+        for (const a of h.approvals) {
+          const v = a.kind === 'operator' ? (a.value === '1' ? 'operator' : 'revoked') : a.value === '0' ? 'revoked (0)' : BigInt(a.value) === maxUint256 ? 'unlimited' : fmt(a.value, a.tokenKey);
+          L.push(`| ${a.kind} | ${a.tokenKey} | ${a.spenderName ?? a.spender} | ${v} |`);
+        }
+      }
+      L.push('');
+    }
+  }
   L.push('## Final NFT ownership', '', '| contract | standard | token id | owner | amount |', '|---|---|---|---|---|');
   for (const f of m.final_nft_ownership) L.push(`| ${f.contractKey} | ${f.standard} | ${f.tokenId} | ${f.ownerName ?? f.owner} | ${f.amount} |`);
   L.push('');

@@ -26,6 +26,7 @@ export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
   { name: 'oscar', address: '0xFABB0ac9d68B0B445fB7357272Ff202C5651694a', tab: 'history', shows: 'Only ever an internal-call recipient: turn on internal transactions' },
   { name: 'dave', address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', tab: 'history', shows: 'A casual wallet with exactly 10 transactions' },
   { name: 'peggy', address: '0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec', tab: 'history', shows: 'Never sends: 33 transactions found through their token and NFT transfer logs alone' },
+  { name: 'holder', address: '0x02484cb50AAC86Eae85610D6f4Bf026f30f6627D', tab: 'history', shows: 'Odd tokens (rebasing, fee-on-transfer, bytes32, a reverting balanceOf) and approvals unlimited, partly used and revoked' },
 ];
 
 export interface ShowcaseVersion {

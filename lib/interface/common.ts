@@ -37,6 +37,12 @@ export const decimalString = z.union([
 /** Decimal string, or null when the provider sent null / nothing. */
 export const nullableDecimal = decimalString.nullish().transform((v) => v ?? null);
 
+/** A number, or a numeric string (prices, percentages, sizes), -> number; null when absent. */
+export const nullableNumber = z
+  .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)])
+  .nullish()
+  .transform((v) => v ?? null);
+
 /** Any string, null when absent. Keeps provider text such as hashes and timestamps untouched. */
 export const nullableString = z
   .union([z.string(), z.number().transform(String)])
@@ -157,3 +163,14 @@ export function queryInt(min: number, max: number) {
 export const queryCursor = z.preprocess(blankToUndefined, z.string().max(2048, 'cursor is longer than 2048 characters').optional());
 
 export const queryChain = z.preprocess(blankToUndefined, z.string().max(64, 'chain is too long').optional());
+
+/**
+ * A list of addresses in the query: `?token_addresses=0x..` (one), repeated keys and `token_addresses[0]=`
+ * (a list) all work; blanks are dropped; at most `max`.
+ */
+export function queryAddresses(max: number) {
+  return z.preprocess(
+    (v) => (v === undefined ? [] : Array.isArray(v) ? v.filter((s) => blankToUndefined(s) !== undefined) : blankToUndefined(v) === undefined ? [] : [v]),
+    z.array(addressSchema).max(max, `at most ${max} token addresses`),
+  );
+}

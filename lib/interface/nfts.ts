@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  addressSchema,
   blankToUndefined,
   boolToWire,
   boolish,
@@ -8,8 +7,10 @@ import {
   cursorSchema,
   nullableDecimal,
   nullableLabel,
+  nullableNumber,
   nullableString,
   pageNumber,
+  queryAddresses,
   queryBoolean,
   queryChain,
   queryCursor,
@@ -24,10 +25,6 @@ import {
  * minter_address, floor_price or last_sale are kept.
  */
 
-const nullableNumber = z
-  .union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)])
-  .nullish()
-  .transform((v) => v ?? null);
 
 export const normalizedMetadataAttributeSchema = z.looseObject({
   trait_type: nullableString,
@@ -171,11 +168,7 @@ export const nftQuerySchema = z.object({
   ),
   limit: queryInt(1, 100),
   exclude_spam: queryBoolean.transform((v) => v ?? false),
-  // `?token_addresses=0x..` (one) and repeated keys / `token_addresses[0]=` (a list) both work.
-  token_addresses: z.preprocess(
-    (v) => (v === undefined ? [] : Array.isArray(v) ? v.filter((s) => blankToUndefined(s) !== undefined) : blankToUndefined(v) === undefined ? [] : [v]),
-    z.array(addressSchema).max(MAX_TOKEN_ADDRESSES, `at most ${MAX_TOKEN_ADDRESSES} token addresses`),
-  ),
+  token_addresses: queryAddresses(MAX_TOKEN_ADDRESSES),
   cursor: queryCursor,
   normalizeMetadata: queryBoolean.transform((v) => v ?? false),
   media_items: queryBoolean.transform((v) => v ?? false),

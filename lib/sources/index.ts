@@ -8,12 +8,13 @@ import {
   nodeChains,
   nodeFollow,
   nodeHistory,
+  nodeHoldings,
   nodeNftResync,
   nodeNfts,
   nodeTokenFacts,
   nodeTx,
 } from './evm-node/source';
-import { hostedBalance, hostedChains, hostedHistory, hostedLedger, hostedNftResync, hostedNfts, hostedSignIn, hostedTx } from './hosted';
+import { hostedBalance, hostedChains, hostedHistory, hostedHoldings, hostedLedger, hostedNftResync, hostedNfts, hostedSignIn, hostedTx } from './hosted';
 import { nodeLedger } from './ledger-node';
 import { localSignIn } from './siwe-local';
 import type { SourceDescription, SourceProbe, Sources } from './types';
@@ -45,6 +46,7 @@ function pick(c: Config): Sources {
       history: hostedHistory,
       nfts: hostedNfts,
       balance: hostedBalance,
+      holdings: hostedHoldings,
       transaction: hostedTx,
       nftResync: hostedNftResync,
       tokenFacts: null,
@@ -67,6 +69,7 @@ function pick(c: Config): Sources {
     history: nodeHistory,
     nfts: nodeNfts,
     balance: nodeBalance,
+    holdings: nodeHoldings,
     transaction: nodeTx,
     nftResync: nodeNftResync,
     tokenFacts: nodeTokenFacts,
@@ -90,6 +93,7 @@ function describe(c: Config, hosted: boolean): SourceDescription[] {
   return [
     { operation: 'Wallet history', source: hosted ? 'Hosted data API' : evm, host: host(hosted ? c.dataApiUrl : c.evmRpcUrl) },
     { operation: 'Wallet NFTs', source: hosted ? 'Hosted data API' : evm, host: host(hosted ? c.dataApiUrl : c.evmRpcUrl) },
+    { operation: 'Wallet tokens and approvals', source: hosted ? 'Hosted data API' : evm, host: host(hosted ? c.dataApiUrl : c.evmRpcUrl) },
     { operation: 'Sign-in verification', source: hosted ? 'Hosted auth API' : 'Local signature verification', host: hosted ? host(c.authApiUrl) : 'this server' },
     { operation: 'Ledger blocks (mainnet)', source: hosted ? 'Hosted ledger API' : 'Ledger REST node', host: host(c.ledgerUrls.mainnet) },
     { operation: 'Ledger blocks (testnet)', source: hosted ? 'Hosted ledger API' : 'Ledger REST node', host: host(c.ledgerUrls.testnet) },

@@ -7,6 +7,9 @@ import type { NftResyncAnswer, NftResyncQuery } from '@/lib/interface/nft-resync
 import type { NftPage, NftQuery } from '@/lib/interface/nfts';
 import type { DecodeParts, TransactionDecoding } from '@/lib/decode';
 import type { TransactionDetail } from '@/lib/interface/transaction';
+import type { ApprovalsPage, ApprovalsQuery } from '@/lib/interface/approvals';
+import type { Erc20Balance, Erc20BalancesQuery, TokenBalancesPage, TokenBalancesQuery } from '@/lib/interface/tokens';
+import type { WalletStats } from '@/lib/interface/wallet-stats';
 import type { CircuitBreaker } from './breaker';
 
 /**
@@ -87,6 +90,14 @@ export interface WalletHistorySource {
 
 export interface WalletNftSource {
   nfts(address: string, chain: Chain, query: NftQuery): Promise<NftPage>;
+}
+
+/** What a wallet holds and who may spend it (token balances, approvals), and its counts. */
+export interface WalletHoldingsSource {
+  tokens(address: string, chain: Chain, query: TokenBalancesQuery): Promise<TokenBalancesPage>;
+  erc20(address: string, chain: Chain, query: Erc20BalancesQuery): Promise<Erc20Balance[]>;
+  approvals(address: string, chain: Chain, query: ApprovalsQuery): Promise<ApprovalsPage>;
+  stats(address: string, chain: Chain): Promise<WalletStats>;
 }
 
 export interface BalanceSource {
@@ -177,6 +188,7 @@ export interface Sources {
   history: WalletHistorySource;
   nfts: WalletNftSource;
   balance: BalanceSource;
+  holdings: WalletHoldingsSource;
   transaction: TransactionSource;
   nftResync: NftResyncSource;
   tokenFacts: TokenFactsSource | null;

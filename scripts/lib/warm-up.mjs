@@ -19,11 +19,15 @@ export const WARM_UP_PATHS = [
   '/wallet/warm-up/twitter-image',
   '/ledger/local/versions/warm-up/opengraph-image',
   '/ledger/local/versions/warm-up/twitter-image',
-  // The published API: history, NFTs, balance, transactions, NFT resync, ledger blocks, sign-in.
+  // The published API: history, NFTs, balance, tokens, approvals, stats, transactions, NFT resync, ledger blocks, sign-in.
   '/api/health',
   '/api/v2.2/wallets/warm-up/history',
   '/api/v2.2/warm-up/nft',
   '/api/v2.2/warm-up/balance',
+  '/api/v2.2/warm-up/erc20',
+  '/api/v2.2/wallets/warm-up/tokens',
+  '/api/v2.2/wallets/warm-up/approvals',
+  '/api/v2.2/wallets/warm-up/stats',
   '/api/v2.2/transaction/warm-up',
   '/api/v2.2/transaction/warm-up/verbose',
   '/api/v2.2/nft/warm-up/warm-up/metadata/resync',

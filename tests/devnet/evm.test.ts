@@ -195,6 +195,41 @@ describe('EVM devnet', { shuffle: false }, () => {
     expect(JSON.parse(Buffer.from(itemUri.split(',')[1], 'base64').toString('utf8')).name).toBe('Lamp Oil');
   });
 
+  it("holds the holder's odd tokens and approvals as SCENARIO.md tells", async () => {
+    const m = devnet.manifest;
+    const client = createPublicClient({ transport: http(devnet.url) });
+    const holder = m.accounts.holder.address;
+    const c = m.contracts;
+    const erc20 = parseAbi(['function balanceOf(address) view returns (uint256)', 'function allowance(address,address) view returns (uint256)']);
+    const balanceAt = (token: Hex, blockNumber?: bigint) => client.readContract({ address: token, abi: erc20, functionName: 'balanceOf', args: [holder], blockNumber });
+    // rLNT: a rebase moves the balance with no Transfer log in its block.
+    const rebase = m.transactions.filter((t) => t.to === c.rlnt.address && t.kind === 'contract_call').at(-1)!;
+    expect(rebase.tokenTransfers).toEqual([]);
+    expect(await balanceAt(c.rlnt.address, BigInt(rebase.blockNumber))).toBeGreaterThan(await balanceAt(c.rlnt.address, BigInt(rebase.blockNumber - 1)));
+    // TAX: a transfer of 1000 delivers 980 and sends 20 to the treasury.
+    const taxed = m.transactions.find((t) => t.to === c.tax.address && t.from === holder && t.kind === 'erc20_transfer')!;
+    expect(taxed.tokenTransfers.map((x) => x.formatted).sort()).toEqual(['20', '980']);
+    // OLG: bytes32 name and symbol, transfer returns no data.
+    const raw = await rpc<Hex>('eth_call', [{ to: c.olg.address, data: '0x06fdde03' }, 'latest']);
+    expect(raw.length).toBe(66);
+    expect(Buffer.from(raw.slice(2), 'hex').toString('utf8').replace(/\0+$/, '')).toBe('Old Lantern Gold');
+    const sent = await rpc<Hex>('eth_call', [{ from: holder, to: c.olg.address, data: encodeFunctionData({ abi: parseAbi(['function transfer(address,uint256)']), functionName: 'transfer', args: [c.pool.address, 1n] }) }, 'latest']);
+    expect(sent).toBe('0x');
+    // BROKEN: balanceOf reverts for anyone.
+    await expect(balanceAt(c.broken.address)).rejects.toThrow(/balanceOf is disabled/);
+    // Approvals: unlimited, partly used (750 of 1000 left, with no Approval log for the use), revoked.
+    const allowance = (token: Hex, spender: Hex) => client.readContract({ address: token, abi: erc20, functionName: 'allowance', args: [holder, spender] });
+    expect(await allowance(c.usdc.address, c.pool.address)).toBe(2n ** 256n - 1n);
+    expect(await allowance(c.tax.address, m.accounts.merchant.address)).toBe(750n * 10n ** 18n);
+    expect(await allowance(c.olg.address, m.accounts.merchant.address)).toBe(0n);
+    const h = m.holdings.holder;
+    expect(h.approvals.map((a) => [a.tokenKey, a.spenderName, a.value === null ? null : a.value !== '0'])).toEqual(
+      expect.arrayContaining([['usdc', 'pool', true], ['tax', 'merchant', true], ['olg', 'merchant', false], ['keys', 'merchant', true], ['keys', 'issuer', false]]),
+    );
+    expect(h.tokens.find((t) => t.tokenKey === 'broken')!.balance).toBeNull();
+    expect(h.tokens.find((t) => t.tokenKey === 'lnt')!.balance).toBe('0');
+  });
+
   it('adds a synthetic wallet without touching the scenario wallets', async () => {
     // First write after loading: anvil's clock is ahead of the head block here.
     const before = Number(await rpc<string>('eth_blockNumber'));

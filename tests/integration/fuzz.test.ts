@@ -120,6 +120,8 @@ const nftQuery = queryOf({
   media_items: bool,
 });
 const txQuery = queryOf({ chain, include: fc.oneof(fc.constant('internal_transactions'), hostile) });
+const tokensQuery = queryOf({ chain, to_block: int, token_addresses: address, exclude_spam: bool, exclude_native: bool, cursor: hostile, limit: int });
+const erc20Query = queryOf({ chain, to_block: int, token_addresses: address, exclude_spam: bool });
 const blockQuery = queryOf({ with_transactions: bool });
 const tokenId = fc.oneof(fc.constantFrom('0', '1', '2', '115792089237316195423570985008687907853269984665640564039457584007913129639936'), hostile);
 const resyncQuery = queryOf({ chain, flag: fc.oneof(fc.constantFrom('uri', 'metadata'), hostile), mode: fc.oneof(fc.constantFrom('sync', 'async'), hostile) });
@@ -148,6 +150,10 @@ const getPath = fc.oneof(
   fc.tuple(param(address), historyQuery).map(([a, q]) => `/api/v2.2/wallets/${a}/history${q}`),
   fc.tuple(param(address), nftQuery).map(([a, q]) => `/api/v2.2/${a}/nft${q}`),
   fc.tuple(param(address), queryOf({ chain })).map(([a, q]) => `/api/v2.2/${a}/balance${q}`),
+  fc.tuple(param(address), tokensQuery).map(([a, q]) => `/api/v2.2/wallets/${a}/tokens${q}`),
+  fc.tuple(param(address), erc20Query).map(([a, q]) => `/api/v2.2/${a}/erc20${q}`),
+  fc.tuple(param(address), queryOf({ chain, cursor: hostile, limit: int })).map(([a, q]) => `/api/v2.2/wallets/${a}/approvals${q}`),
+  fc.tuple(param(address), queryOf({ chain })).map(([a, q]) => `/api/v2.2/wallets/${a}/stats${q}`),
   fc.tuple(param(hash), txQuery, fc.boolean()).map(([h, q, verbose]) => `/api/v2.2/transaction/${h}${verbose ? '/verbose' : ''}${q}`),
   fc.tuple(param(network), param(version), blockQuery).map(([n, v, q]) => `/api/ledger/${n}/blocks/by_version/${v}${q}`),
   fc.tuple(param(address), param(tokenId), resyncQuery).map(([a, t, q]) => `/api/v2.2/nft/${a}/${t}/metadata/resync${q}`),

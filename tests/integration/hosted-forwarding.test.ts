@@ -159,6 +159,60 @@ describe('wallet NFTs', () => {
   });
 });
 
+describe('what a wallet holds, who may spend it, its counts', () => {
+  const a = '0x' + '1'.repeat(40);
+  const b = '0x' + '2'.repeat(40);
+
+  it('tokens send the defaults, then every parameter, token addresses as an indexed list; the answer is the provider’s', async () => {
+    const w = wallet();
+    let r = await upstream(`/api/v2.2/wallets/${w}/tokens`);
+    expect(r.path).toBe(`/api/v2.2/wallets/${getAddress(w)}/tokens`);
+    expect(r.query).toEqual({ chain: '0x1', exclude_spam: 'false', exclude_native: 'false' });
+    // The documented answer, in Lantern's wire form: page numbers as strings, booleans as booleans, prices kept.
+    expect(r.body).toMatchObject({ page: '0', page_size: '100', cursor: '', block_number: '23998783' });
+    expect(r.body.result[0]).toMatchObject({ token_address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', native_token: true, possible_spam: false, usd_price: 3074.275584969874 });
+    stub.requests.length = 0;
+    r = await upstream(`/api/v2.2/wallets/${wallet()}/tokens?chain=polygon&to_block=123&token_addresses=${a}&token_addresses[]=${b}&exclude_spam=TRUE&exclude_native=true&limit=5&cursor=abc`);
+    expect(r.query).toEqual({
+      chain: '0x89',
+      to_block: '123',
+      'token_addresses[0]': getAddress(a),
+      'token_addresses[1]': getAddress(b),
+      exclude_spam: 'true',
+      exclude_native: 'true',
+      limit: '5',
+      cursor: 'abc',
+    });
+  });
+
+  it('erc20 sends its four parameters and answers the provider’s bare array', async () => {
+    const r = await upstream(`/api/v2.2/${wallet()}/erc20?chain=0x1&to_block=7&token_addresses=${a}&exclude_spam=true`);
+    expect(r.query).toEqual({ chain: '0x1', to_block: '7', 'token_addresses[0]': getAddress(a), exclude_spam: 'true' });
+    expect(r.body.map((t: { symbol: string; balance: string }) => [t.symbol, t.balance])).toEqual([
+      ['WETH', '795917396650797993089'],
+      ['LINK', '155304334804334409393921'],
+    ]);
+  });
+
+  it('approvals send chain, limit and cursor, and pass the provider’s cursor back', async () => {
+    const w = wallet();
+    let r = await upstream(`/api/v2.2/wallets/${w}/approvals?chain=eth&limit=10`);
+    expect(r.query).toEqual({ chain: '0x1', limit: '10' });
+    expect(r.body).toMatchObject({ page: '2', cursor: 'cursor_example' });
+    expect(r.body.result[0]).toMatchObject({ block_number: '12526958', spender: { address_label: 'Binance 1' }, token: { possible_spam: false, usd_at_risk: 1e15 } });
+    stub.requests.length = 0;
+    r = await upstream(`/api/v2.2/wallets/${w}/approvals?chain=eth&limit=10&cursor=${r.body.cursor}`);
+    expect(r.query).toEqual({ chain: '0x1', limit: '10', cursor: 'cursor_example' });
+    expect(r.body.cursor).toBe('');
+  });
+
+  it('stats send the chain and answer the provider’s counts', async () => {
+    const r = await upstream(`/api/v2.2/wallets/${wallet()}/stats?chain=base`);
+    expect(r.query).toEqual({ chain: '0x2105' });
+    expect(r.body).toEqual({ nfts: '100', collections: '10', transactions: { total: '1000' }, nft_transfers: { total: '1000' }, token_transfers: { total: '1000' } });
+  });
+});
+
 describe('balance and transactions', () => {
   it('balance sends the chain', async () => {
     const w = wallet();

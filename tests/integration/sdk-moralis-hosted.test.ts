@@ -2,6 +2,7 @@ import Moralis from 'moralis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { loadManifest } from '../../devnet/evm/index.mjs';
 import { SDK_API_KEY, moralisSuite, startMoralis, type MoralisTarget } from './sdk/moralis-suite';
 
 // The vendor's Moralis SDK against a hosted-mode Lantern whose hosted API is a node-mode Lantern (a
@@ -39,6 +40,25 @@ afterAll(async () => {
 });
 
 moralisSuite('hosted mode fronting node mode', target);
+
+describe('approvals, which the SDK has no method for, through the hosted Lantern', () => {
+  it('equal the fronted Lantern’s, page by page, with its operator approvals and cursor', async () => {
+    const holder = loadManifest().accounts.holder.address;
+    const read = async (base: string, query: string) => {
+      const res = await fetch(`${base}/api/v2.2/wallets/${holder}/approvals?chain=0x7a69&${query}`, { headers: { 'X-API-Key': SDK_API_KEY } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { cursor: string; result: unknown[]; operator_approvals?: unknown[] };
+    };
+    const first = await read(hosted.url, 'limit=1');
+    expect(first).toEqual(await read(node.url, 'limit=1'));
+    expect(first.operator_approvals).toHaveLength(1);
+    // The fronted Lantern's cursor goes upstream unchanged and reads its second page.
+    const second = await read(hosted.url, `limit=1&cursor=${encodeURIComponent(first.cursor)}`);
+    expect(second).toEqual(await read(node.url, `limit=1&cursor=${encodeURIComponent(first.cursor)}`));
+    expect(second.result).toHaveLength(1);
+    expect(second.result).not.toEqual(first.result);
+  });
+});
 
 describe('the route of the SDK’s Aptos calls', () => {
   it('went through the hosted Lantern to the fronted one', async () => {

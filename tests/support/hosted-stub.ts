@@ -100,6 +100,16 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/(0x[0-9a-fA-F]{40})\/balance$/))) {
       return json(res, 200, { balance: String(BigInt(`0x${m[1].slice(-8)}`) * 10n ** 9n) });
     }
+    // What a wallet holds, who may spend it and its counts: the provider's documented answers (tests/fixtures/reference).
+    if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/wallets\/(0x[0-9a-fA-F]{40})\/(tokens|approvals|stats)$/))) {
+      const file = { tokens: 'wallet-tokens-docs-first-request.json', approvals: 'wallet-approvals-docs-openapi-example.json', stats: 'wallet-stats-docs-openapi-example.json' }[m[2] as 'tokens' | 'approvals' | 'stats'];
+      const body = readReference<{ response: { body: Record<string, unknown> } }>(file).response.body;
+      // Paged lists end here: the documented example's cursor is a placeholder for "there is more".
+      return json(res, 200, m[2] === 'stats' ? body : { ...body, cursor: param(u, 'cursor') ? null : body.cursor });
+    }
+    if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/(0x[0-9a-fA-F]{40})\/erc20$/))) {
+      return json(res, 200, readReference<{ response: { body: unknown[] } }>('wallet-erc20-jssdk-mock.json').response.body);
+    }
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/transaction\/(0x[0-9a-fA-F]{64})(\/verbose)?$/))) {
       const sample = readReference<{ response: { body: Record<string, unknown> } }>(m[2] ? 'transaction-verbose-jssdk-mock.json' : 'transaction-jssdk-mock.json');
       // Internal calls as the provider documents them: no depth (its example's one item, as a list).
@@ -115,6 +125,8 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     }
     json(res, 404, { message: 'Not found' });
   }
+
+  const param = (u: URL, k: string) => u.searchParams.get(k);
 
   function history(address: string, q: URLSearchParams, res: ServerResponse) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return json(res, 400, { message: 'Invalid address provided' });

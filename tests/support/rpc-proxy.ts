@@ -27,6 +27,8 @@ export interface RpcProxy {
   dropCalls: RegExp | null;
   /** While set, every call whose method matches is answered "method not found" (-32601), as a node without it does. */
   refuseMethods: RegExp | null;
+  /** While set, a call it gives an error for is answered with that error instead of forwarded (a node's own refusals). */
+  errorFor: ((call: RpcCall) => { code: number; message: string } | null) | null;
   /** While set, eth_getLogs is refused as a hosted provider refuses it (see LogLimits). */
   logLimits: LogLimits | null;
   /** eth_getLogs calls refused by `logLimits` so far, by reason. */
@@ -116,6 +118,7 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
     refuseWebSocket: false,
     dropCalls: null as RegExp | null,
     refuseMethods: null as RegExp | null,
+    errorFor: null as ((call: RpcCall) => { code: number; message: string } | null) | null,
     logLimits: null as LogLimits | null,
     logRefusals: { range: 0, results: 0 },
     hold: null as ((call: RpcCall) => boolean) | null,
@@ -151,13 +154,21 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       req.socket.destroy(); // the node "drops the connection" mid-request
       return;
     }
-    const refused = (m: { method: string }) => !!proxy.refuseMethods?.test(m.method);
+    const ownError = (m: { method: string; params?: unknown[] }) => proxy.errorFor?.({ method: m.method, params: m.params ?? [] }) ?? null;
+    const refused = (m: { method: string; params?: unknown[] }) => !!proxy.refuseMethods?.test(m.method) || ownError(m) !== null;
     const limited = (m: { method: string }) => !!proxy.logLimits && m.method === 'eth_getLogs';
-    if (methods.some((m) => refused({ method: m }) || limited({ method: m }))) {
+    let list0: RpcRequest[] = [];
+    try {
+      const parsed = JSON.parse(body);
+      list0 = Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
+      // forwarded as is
+    }
+    if (list0.some((m) => refused(m) || limited(m))) {
       // Answer the refused and limited calls here and forward the rest (a batch keeps its other calls).
       const parsed = JSON.parse(body);
       const list: RpcRequest[] = Array.isArray(parsed) ? parsed : [parsed];
-      const notFound = (m: RpcRequest) => ({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `the method ${m.method} does not exist/is not available` } });
+      const notFound = (m: RpcRequest) => ({ jsonrpc: '2.0', id: m.id, error: ownError(m) ?? { code: -32601, message: `the method ${m.method} does not exist/is not available` } });
       const rest = list.filter((m) => !refused(m) && !limited(m));
       let answered: unknown[] = [];
       if (rest.length > 0) {

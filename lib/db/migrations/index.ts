@@ -3,6 +3,7 @@ import { evmSelfdestructMigration } from './110-evm-selfdestruct';
 import { evmChainMigration } from './120-evm-chain';
 import { evmBlockPartiesMigration } from './116-evm-block-parties';
 import { evmSpansMigration } from './130-evm-spans';
+import { evmWalletLogsMigration } from './160-evm-wallet-logs';
 import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
@@ -19,4 +20,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration, liveMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, evmWalletLogsMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration, liveMigration].sort((a, b) => a.id - b.id);

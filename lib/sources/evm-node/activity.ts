@@ -440,6 +440,26 @@ export async function walletIndexState(chainId: number, address: string): Promis
   return { complete: cov.length > 0 && cov[0]!.lo === 1 && fillGaps(cov).length === 0 };
 }
 
+/**
+ * The number of transactions in the wallet's history (wallet stats): its newest window is read as a
+ * first page reads it, the rest by the background fill, which this waits for (up to `waitMs`; null when
+ * the history is still being read then, on this instance or another).
+ */
+export async function walletTransactionCount(chainId: number, address: string, waitMs: number): Promise<number | null> {
+  const at = await activityHead();
+  await readingPage(chainId, address, () => ensureCovered(chainId, address, at, { order: 'DESC', from: 1, to: at.head, need: MIN_WANT }));
+  const deadline = Date.now() + waitMs;
+  while (!(await walletIndexState(chainId, address)).complete) {
+    if (Date.now() > deadline) return null;
+    const job = st.fills.get(`${chainId}:${address}`);
+    // Another instance's job (or one that just ended): look again shortly.
+    await (job ?? new Promise((r) => setTimeout(r, 250)));
+    if (!job) startBackgroundFill(chainId, address);
+  }
+  const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [chainId, address]);
+  return Number(rows[0]!.n);
+}
+
 /** The gaps below the newest span read, newest first: what the background job reads. */
 function fillGaps(cov: Span[]): Span[] {
   const top = cov[cov.length - 1];

@@ -292,6 +292,7 @@ async function dropAfter(tx: Queryable, chainId: number, fork: number): Promise<
   await tx.query('DELETE FROM evm_block WHERE chain_id = $1 AND number > $2', p);
   await tx.query('DELETE FROM evm_selfdestruct WHERE chain_id = $1 AND block_number > $2', p);
   await tx.query('DELETE FROM evm_tx_party WHERE chain_id = $1 AND block_number > $2', p);
+  await tx.query('DELETE FROM evm_wallet_log WHERE chain_id = $1 AND block_number > $2', p);
   // NFT balances are sums over the owner's transfers: an owner indexed past the fork starts over (its
   // next listing claims a new job). A job still running elsewhere stops at its next commit (assertEpoch).
   const owners = 'SELECT owner FROM evm_nft_sync WHERE chain_id = $1 AND synced_to > $2';

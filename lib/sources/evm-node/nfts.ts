@@ -130,6 +130,27 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
   };
 }
 
+/**
+ * How many NFTs the owner holds (token ids with an amount) and of how many collections (wallet stats),
+ * once its index has caught up with the head: waits for the indexing job (up to `waitMs`; null when it is
+ * still running then, on this instance or another).
+ */
+export async function nodeNftCounts(chain: Chain, address: string, waitMs: number): Promise<{ nfts: number; collections: number } | null> {
+  await assertNodeChain(chain);
+  const owner = address.toLowerCase();
+  const deadline = Date.now() + waitMs;
+  while ((await ensureNftSync(chain.id, owner)) !== 'SYNCED') {
+    if (Date.now() > deadline) return null;
+    const job = jobs.get(`${chain.id}:${owner}`);
+    await (job ? job.catch(() => undefined) : new Promise((r) => setTimeout(r, 250)));
+  }
+  const { rows } = await (await db()).query<{ nfts: string; collections: string }>(
+    'SELECT count(*) AS nfts, count(DISTINCT token_address) AS collections FROM evm_nft_balance WHERE chain_id = $1 AND owner = $2 AND amount > 0',
+    [chain.id, owner],
+  );
+  return { nfts: Number(rows[0]!.nfts), collections: Number(rows[0]!.collections) };
+}
+
 /** Starts, resumes or catches up the owner's indexing job; answers the status to report. */
 async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' | 'SYNCING'> {
   const key = `${chainId}:${owner}`;

@@ -10,8 +10,12 @@ import type {
   TransactionSource,
   WalletActivitySource,
   WalletHistorySource,
+  WalletHoldingsSource,
   WalletNftSource,
 } from '@/lib/sources/types';
+import { nodeApprovals } from './approvals';
+import { nodeErc20Balances, nodeTokenBalances } from './holdings';
+import { nodeWalletStats } from './wallet-stats';
 import { nodeNativeBalance } from './balance';
 import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
 import { nodeResyncNft } from './nft-resync';
@@ -40,6 +44,8 @@ export const nodeBalance: BalanceSource = {
 };
 
 export const nodeTx: TransactionSource = { transaction: nodeTransaction, decode: (chain, parts) => decodeTransaction(chain.id, parts) };
+
+export const nodeHoldings: WalletHoldingsSource = { tokens: nodeTokenBalances, erc20: nodeErc20Balances, approvals: nodeApprovals, stats: nodeWalletStats };
 
 export const nodeNftResync: NftResyncSource = {
   resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),

@@ -1,7 +1,9 @@
 import 'server-only';
 import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
+import { chainById } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { onChainChange } from './chain';
+import { multicall } from './multicall';
 import { rpc } from './rpc';
 import { TOPIC_TRANSFER, ZERO_TOPIC, topicAddress } from './logs';
 
@@ -71,19 +73,22 @@ export async function tokenFactsMany(chainId: number, wanted: { address: string;
     out.set(r.address, f);
     missing.delete(r.address);
   }
-  const read = await Promise.all([...missing].map(([address, hint]) => readOnce(chainId, address, hint)));
+  // Tokens no one is reading yet are read together (one multicall for all of them); the others are awaited.
+  const fresh = [...missing].filter(([address]) => !inflight.has(memKey(chainId, address)));
+  if (fresh.length > 0) {
+    const batch = readManyFromNode(chainId, fresh);
+    for (const [address] of fresh) {
+      const k = memKey(chainId, address);
+      const p = batch.then((m) => m.get(address)!);
+      inflight.set(k, p);
+      void p.catch(() => undefined).finally(() => {
+        if (inflight.get(k) === p) inflight.delete(k);
+      });
+    }
+  }
+  const read = await Promise.all([...missing.keys()].map((address) => inflight.get(memKey(chainId, address))!));
   for (const f of read) out.set(f.address, f);
   return out;
-}
-
-function readOnce(chainId: number, address: string, hint: TokenKind): Promise<TokenFacts> {
-  const k = memKey(chainId, address);
-  let p = inflight.get(k);
-  if (!p) {
-    p = readFromNode(chainId, address, hint).finally(() => inflight.delete(k));
-    inflight.set(k, p);
-  }
-  return p;
 }
 
 async function call(to: string, data: Hex): Promise<Hex | null> {
@@ -115,16 +120,33 @@ function decodeUint(out: Hex | null): number | null {
 
 const decodeBool = (out: Hex | null) => !!out && out.length >= 66 && BigInt(out.slice(0, 66)) === 1n;
 
-async function readFromNode(chainId: number, address: string, hint: TokenKind): Promise<TokenFacts> {
-  const data = (fn: 'name' | 'symbol' | 'decimals') => encodeFunctionData({ abi, functionName: fn });
-  const supports = (id: Hex) => encodeFunctionData({ abi, functionName: 'supportsInterface', args: [id] });
-  const [name, symbol, decimals, is721, is1155] = await Promise.all([
-    call(address, data('name')),
-    call(address, data('symbol')),
-    call(address, data('decimals')),
-    call(address, supports(ERC721_ID)),
-    call(address, supports(ERC1155_ID)),
-  ]);
+/** The five view calls a token's facts come from: name, symbol, decimals, and ERC-165 for 721 and 1155. */
+const FACT_CALLS: Hex[] = [
+  encodeFunctionData({ abi, functionName: 'name' }),
+  encodeFunctionData({ abi, functionName: 'symbol' }),
+  encodeFunctionData({ abi, functionName: 'decimals' }),
+  encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC721_ID] }),
+  encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC1155_ID] }),
+];
+
+/**
+ * Facts of tokens read from the node at its latest block: all their view calls in one multicall
+ * (multicall.ts: a few hundred calls per eth_call), or one eth_call each on a chain Lantern has no entry for.
+ */
+async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]): Promise<Map<string, TokenFacts>> {
+  const chain = chainById(chainId);
+  let answers: (Hex | null)[][];
+  if (chain) {
+    const outcomes = await multicall(chain, tokens.flatMap(([address]) => FACT_CALLS.map((callData) => ({ target: address as Hex, callData }))), 'latest');
+    answers = tokens.map((_, i) => outcomes.slice(i * FACT_CALLS.length, (i + 1) * FACT_CALLS.length).map((o) => (o.ok ? o.data : null)));
+  } else {
+    answers = await Promise.all(tokens.map(([address]) => Promise.all(FACT_CALLS.map((data) => call(address, data)))));
+  }
+  const facts = await Promise.all(tokens.map(([address, hint], i) => keepFacts(chainId, address, hint, answers[i]! as [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null])));
+  return new Map(facts.map((f) => [f.address, f]));
+}
+
+async function keepFacts(chainId: number, address: string, hint: TokenKind, [name, symbol, decimals, is721, is1155]: [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null]): Promise<TokenFacts> {
   let kind: TokenKind = hint;
   if (decodeBool(is721)) kind = 'erc721';
   else if (decodeBool(is1155)) kind = 'erc1155';

@@ -10,8 +10,10 @@ import type {
   SignInSource,
   TransactionSource,
   WalletHistorySource,
+  WalletHoldingsSource,
   WalletNftSource,
 } from '@/lib/sources/types';
+import { hostedApprovals, hostedErc20Balances, hostedTokenBalances, hostedWalletStats } from './wallet-holdings';
 import { hostedRequestChallenge, hostedVerifyChallenge } from './auth';
 import { hostedNativeBalance } from './balance';
 import { hostedResyncNft } from './nft-resync';
@@ -41,6 +43,13 @@ export const hostedNfts: WalletNftSource = { nfts: hostedWalletNfts };
 
 export const hostedBalance: BalanceSource = {
   nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance,
+};
+
+export const hostedHoldings: WalletHoldingsSource = {
+  tokens: hostedTokenBalances,
+  erc20: hostedErc20Balances,
+  approvals: hostedApprovals,
+  stats: hostedWalletStats,
 };
 
 export const hostedTx: TransactionSource = {

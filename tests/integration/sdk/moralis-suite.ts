@@ -39,6 +39,7 @@ const m = loadManifest();
 const CHAIN = '0x7a69';
 const alice = m.accounts.alice.checksumAddress;
 const bob = m.accounts.bob.checksumAddress;
+const holder = m.accounts.holder.checksumAddress;
 const lights = Object.values(m.contracts).find((c) => c.kind === 'erc721' && !c.spam)!.address;
 const items = Object.values(m.contracts).find((c) => c.kind === 'erc1155')!.address;
 
@@ -212,6 +213,43 @@ export function moralisSuite(label: string, target: () => MoralisTarget) {
 
       it('an unknown hash: getTransaction answers null, as the SDK does for the provider’s 404', async () => {
         expect(await Moralis.EvmApi.transaction.getTransaction({ transactionHash: `0x${'cd'.repeat(32)}`, chain: CHAIN })).toBeNull();
+      });
+    });
+
+    describe('what a wallet holds, and its counts', () => {
+      const fromApi = async (path: string) => {
+        const res = await fetch(`${target().reference}${path}`, { headers: { 'X-API-Key': SDK_API_KEY } });
+        expect(res.status, path).toBe(200);
+        return res.json();
+      };
+
+      it('EvmApi.wallets.getWalletTokenBalancesPrice, paged with .next(), equals the published API', async () => {
+        const limit = 2;
+        const first = await Moralis.EvmApi.wallets.getWalletTokenBalancesPrice({ address: holder, chain: CHAIN, limit });
+        // The SDK's own types: the native coin first, balances read as wei.
+        expect(first.result[0]!.nativeToken).toBe(true);
+        expect(first.result[0]!.balance.wei).toMatch(/^\d+$/);
+        const sdk = await sdkPages(first as unknown as Paged);
+        const expected = await allPages(target().reference, `/api/v2.2/wallets/${holder}/tokens`, { chain: CHAIN, limit: String(limit) });
+        expect(sdk.rows).toEqual(expected);
+        expect(sdk.pages).toBeGreaterThan(2);
+        const symbols = sdk.rows.map((r) => (r as { symbol: string }).symbol);
+        expect(symbols).toEqual(expect.arrayContaining(['ETH', 'rLNT', 'TAX', 'OLG', 'USDC']));
+      });
+
+      it('EvmApi.token.getWalletTokenBalances (the legacy erc20 list) equals the published API', async () => {
+        const r = await Moralis.EvmApi.token.getWalletTokenBalances({ address: holder, chain: CHAIN, excludeSpam: true });
+        expect(r.raw).toEqual(await fromApi(`/api/v2.2/${holder}/erc20?chain=${CHAIN}&exclude_spam=true`));
+        // The SDK reads each as an amount of its token, with the token's decimals and flags.
+        const olg = r.result.find((v) => v.token?.symbol === 'OLG')!;
+        expect([olg.decimals, olg.value, olg.token?.possibleSpam]).toEqual([18, '4000.0', false]);
+      });
+
+      it('EvmApi.wallets.getWalletStats equals the published API', async () => {
+        const r = await Moralis.EvmApi.wallets.getWalletStats({ address: holder, chain: CHAIN });
+        const expected = await fromApi(`/api/v2.2/wallets/${holder}/stats?chain=${CHAIN}`);
+        expect(r.raw).toEqual(expected);
+        expect(r.result.transactions.total).toBe(String(m.accounts.holder.txCount));
       });
     });
 

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { blockQuerySchema } from '@/lib/interface/ledger';
 import { nftQuerySchema } from '@/lib/interface/nfts';
+import { erc20BalancesQuerySchema, tokenBalancesQuerySchema } from '@/lib/interface/tokens';
 
 /**
  * Every boolean query parameter of the published API reads the same spellings the same way: `true`/
@@ -17,6 +18,8 @@ const BOOLEANS: [string, { safeParse: (v: unknown) => { success: boolean; data?:
   ['media_items', nftQuerySchema],
   ['include_prices', nftQuerySchema],
   ['with_transactions', blockQuerySchema],
+  ['exclude_native', tokenBalancesQuerySchema],
+  ['exclude_spam', erc20BalancesQuerySchema],
 ];
 
 function outcome(name: string, schema: (typeof BOOLEANS)[number][1], value: unknown) {
@@ -34,7 +37,7 @@ const spelling = fc.oneof(
 );
 const value = fc.oneof(spelling, fc.array(spelling, { minLength: 2, maxLength: 3 }));
 
-test.prop([value], { numRuns: 1000 })('all seven boolean parameters agree on every spelling', (v) => {
+test.prop([value], { numRuns: 1000 })('every boolean parameter agrees on every spelling', (v) => {
   const results = BOOLEANS.map(([name, schema]) => {
     const o = outcome(name, schema, v);
     return o.path ? { ...o, path: o.path[0] === name ? 'the key' : o.path } : o;

@@ -14,7 +14,10 @@ import {
   verifyBodySchema,
   verifyResponseSchema,
 } from '@/lib/interface';
+import { approvalsPageSchema, serializeApprovalsPage } from '@/lib/interface/approvals';
 import { nativeBalanceSchema } from '@/lib/interface/balance';
+import { erc20BalancesSchema, serializeTokenBalancesPage, tokenBalancesPageSchema } from '@/lib/interface/tokens';
+import { walletStatsSchema } from '@/lib/interface/wallet-stats';
 import { transactionSchema } from '@/lib/interface/transaction';
 import { exampleFromOpenApi, readReference, REFERENCE_DIR } from './reference';
 
@@ -110,6 +113,44 @@ const claims: Record<string, () => void> = {
     const f = readReference<Json[]>('errors-auth-400-jssdk-mock.json');
     expect(f.length).toBeGreaterThan(0);
     for (const e of f) parseOk(providerErrorSchema, e.body, e.endpoint);
+  },
+  'wallet-tokens-docs-first-request.json': () => {
+    const f = readReference<Json>('wallet-tokens-docs-first-request.json');
+    const p = parseOk(tokenBalancesPageSchema, f.response.body, 'response');
+    expect(p).toMatchObject({ page: 0, page_size: 100, cursor: null, block_number: '23998783' });
+    const [native, busd] = p.result;
+    expect(native).toMatchObject({ token_address: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee', native_token: true, decimals: 18, total_supply: null, possible_spam: false });
+    expect(native.security_score).toBe(99); // unknown to the interface, kept
+    expect(busd).toMatchObject({ native_token: false, total_supply: '55026240205945520000000000', balance_formatted: '2.10214389', usd_price: 0.9966474180866458 });
+    expect(tokenBalancesPageSchema.parse(serializeTokenBalancesPage(p))).toEqual({ ...p, cursor: null });
+  },
+  'wallet-erc20-jssdk-mock.json': () => {
+    const f = readReference<Json>('wallet-erc20-jssdk-mock.json');
+    const list = parseOk(erc20BalancesSchema, f.response.body, 'response');
+    expect(list.map((t) => [t.symbol, t.decimals, t.balance])).toEqual([
+      ['WETH', 18, '795917396650797993089'],
+      ['LINK', 18, '155304334804334409393921'],
+    ]);
+    expect(list[0].possible_spam).toBeNull(); // not sent: unknown
+  },
+  'wallet-approvals-docs-openapi-example.json': () => {
+    const f = readReference<Json>('wallet-approvals-docs-openapi-example.json');
+    const p = parseOk(approvalsPageSchema, f.response.body, 'response');
+    expect(p).toMatchObject({ page: 2, page_size: 100, cursor: 'cursor_example' });
+    expect(p.result[0]).toMatchObject({ block_number: '12526958', value: '8409770570506626', spender: { address_label: 'Binance 1', entity: 'Opensea' } });
+    expect(p.result[0].token).toMatchObject({ symbol: 'USDT', possible_spam: false, current_balance: '1000000000000000', usd_at_risk: 1e15 });
+    expect(p.operator_approvals).toBeUndefined();
+    expect(approvalsPageSchema.parse(serializeApprovalsPage(p))).toEqual(p);
+  },
+  'wallet-stats-docs-openapi-example.json': () => {
+    const f = readReference<Json>('wallet-stats-docs-openapi-example.json');
+    expect(parseOk(walletStatsSchema, f.response.body, 'response')).toEqual({
+      nfts: '100',
+      collections: '10',
+      transactions: { total: '1000' },
+      nft_transfers: { total: '1000' },
+      token_transfers: { total: '1000' },
+    });
   },
   'native-balance-jssdk-mock.json': () => {
     const f = readReference<Json>('native-balance-jssdk-mock.json');

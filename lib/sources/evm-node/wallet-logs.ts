@@ -1,0 +1,192 @@
+import 'server-only';
+import { keccak256, toHex, type Hex } from 'viem';
+import type { Chain } from '@/lib/chains';
+import { db } from '@/lib/db';
+import { assertEpoch } from './chain';
+import { TOPIC_BATCH, TOPIC_SINGLE, TOPIC_TRANSFER, addressTopic, parseTransferLog, topicAddress, type RawLog } from './logs';
+import { headOf, logsOf } from './node-seam';
+import { addSpan, gaps, loadSpans, lockScope } from './spans';
+
+/**
+ * The logs that name a wallet, for what it holds and who may spend it: its ERC-20 Transfer logs (the
+ * candidate tokens; the count of token transfers), its NFT transfer logs (their count), and the ERC-20
+ * Approval and ApprovalForAll logs it gave as owner (the approvals to confirm). One eth_getLogs filter per
+ * side, over the whole chain the first time (in block spans, split where the node limits ranges: logs.ts),
+ * then only the blocks since. Final blocks are kept (evm_wallet_log, spans in evm_span under
+ * `logs:<address>`); the unfinal tail (the last EVM_REORG_DEPTH blocks) is read again on every call.
+ * A deeper change of chain drops the rows after the fork with everything else (chain.ts).
+ */
+
+export const TOPIC_APPROVAL = keccak256(toHex('Approval(address,address,uint256)'));
+export const TOPIC_APPROVAL_FOR_ALL = keccak256(toHex('ApprovalForAll(address,address,bool)'));
+
+export type WalletLogKind = 'erc20' | 'nft' | 'approval' | 'operator';
+
+export interface WalletLog {
+  block: number;
+  logIndex: number;
+  tx: string;
+  /** The contract that emitted the log, lower-case. */
+  token: string;
+  kind: WalletLogKind;
+  /** erc20: the counterparty; approval: the spender; operator: the operator; nft: null. */
+  other: string | null;
+  /** erc20: the amount; approval: the allowance; operator: 1 approved, 0 revoked; nft: null. */
+  value: string | null;
+  /** Transfers the log holds (an ERC-1155 batch holds several). */
+  items: number;
+}
+
+/** The filters that find every log a WalletLog is made of: `wallet` as topic 1, 2 or 3 as each event places it. */
+export function walletLogFilters(wallet: string): (Hex | Hex[] | null)[][] {
+  const a = addressTopic(wallet);
+  return [
+    [[TOPIC_TRANSFER, TOPIC_APPROVAL, TOPIC_APPROVAL_FOR_ALL], a], // sender of a Transfer, owner of an approval
+    [TOPIC_TRANSFER, null, a], // recipient of a Transfer (ERC-20 and ERC-721)
+    [[TOPIC_SINGLE, TOPIC_BATCH], null, a], // ERC-1155 sender
+    [[TOPIC_SINGLE, TOPIC_BATCH], null, null, a], // ERC-1155 recipient
+  ];
+}
+
+const word = (data: Hex, i: number): bigint | null => (data.length >= 2 + (i + 1) * 64 ? BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`) : null);
+
+/** What one log says about `wallet` (lower-case), or null when it says nothing this index keeps. Pure. */
+export function classifyLog(log: Pick<RawLog, 'address' | 'topics' | 'data' | 'blockNumber' | 'logIndex' | 'transactionHash'>, wallet: string): WalletLog | null {
+  const [t0, t1, t2] = log.topics;
+  const base = { block: Number(log.blockNumber), logIndex: Number(log.logIndex), tx: log.transactionHash.toLowerCase(), token: log.address.toLowerCase() };
+  if ((t0 === TOPIC_APPROVAL || t0 === TOPIC_APPROVAL_FOR_ALL) && log.topics.length === 3) {
+    if (topicAddress(t1!) !== wallet) return null;
+    const v = word(log.data, 0);
+    if (v === null) return null;
+    if (t0 === TOPIC_APPROVAL) return { ...base, kind: 'approval', other: topicAddress(t2!), value: v.toString(), items: 1 };
+    return { ...base, kind: 'operator', other: topicAddress(t2!), value: v === 0n ? '0' : '1', items: 1 };
+  }
+  const moved = parseTransferLog(log);
+  if (moved.erc20) {
+    if (moved.erc20.from !== wallet && moved.erc20.to !== wallet) return null;
+    const other = moved.erc20.from === wallet ? moved.erc20.to : moved.erc20.from;
+    return { ...base, kind: 'erc20', other, value: moved.erc20.value, items: 1 };
+  }
+  const mine = (moved.nft ?? []).filter((m) => m.from === wallet || m.to === wallet);
+  if (mine.length > 0) return { ...base, kind: 'nft', other: null, value: null, items: mine.length };
+  return null;
+}
+
+const scope = (wallet: string) => `logs:${wallet}`;
+const g = globalThis as unknown as { __lanternWalletLogs?: Map<string, Promise<void>> };
+const reading = (g.__lanternWalletLogs ??= new Map());
+
+/** The wallet's logs as of the head: the final ones are in evm_wallet_log afterwards, the unfinal tail is returned. */
+export interface WalletLogsAt {
+  head: number;
+  final: number;
+  /** Logs of blocks final+1..head, read now. */
+  tail: WalletLog[];
+}
+
+/**
+ * Reads what the index does not hold yet of blocks 1..final (one read per wallet at a time in this
+ * process; writers on other instances are serialised by the scope's lock, and a row read twice is kept
+ * once), then the unfinal tail.
+ */
+export async function walletLogs(chain: Chain, wallet: string): Promise<WalletLogsAt> {
+  const { head, final, epoch } = await headOf(chain);
+  // Queued behind the wallet's read in progress: it usually reads what this one needs, and what is left
+  // (blocks that became final since) is read after it, from the spans as they are then.
+  const key = `${chain.id}:${wallet}`;
+  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch));
+  reading.set(key, run);
+  void run.catch(() => undefined).finally(() => {
+    if (reading.get(key) === run) reading.delete(key);
+  });
+  await run;
+  const tail = final < head ? await readLogs(chain, wallet, Math.max(1, final + 1), head) : [];
+  return { head, final, tail };
+}
+
+async function readLogs(chain: Chain, wallet: string, from: number, to: number): Promise<WalletLog[]> {
+  if (from > to) return [];
+  const logs = await logsOf(chain, walletLogFilters(wallet), from, to);
+  return logs.map((l) => classifyLog(l, wallet)).filter((x): x is WalletLog => x !== null);
+}
+
+/** Blocks read and committed at a time, so a long chain's first read keeps its progress as it goes. */
+const COMMIT_SPAN = 500_000;
+
+async function catchUp(chain: Chain, wallet: string, final: number, epoch: number): Promise<void> {
+  if (final < 1) return;
+  const d = await db();
+  const todo = gaps(await loadSpans(d, chain.id, scope(wallet)), 1, final).flatMap((g) =>
+    Array.from({ length: Math.ceil((g.hi - g.lo + 1) / COMMIT_SPAN) }, (_, i) => ({ lo: g.lo + i * COMMIT_SPAN, hi: Math.min(g.hi, g.lo + (i + 1) * COMMIT_SPAN - 1) })),
+  );
+  for (const gap of todo) {
+    const rows = await readLogs(chain, wallet, gap.lo, gap.hi);
+    await d.transaction(async (tx) => {
+      await assertEpoch(tx, chain.id, epoch);
+      await lockScope(tx, chain.id, scope(wallet));
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        const values = chunk.map((_, j) => `($1, $2, ${Array.from({ length: 8 }, (_, k) => `$${j * 8 + k + 3}`).join(', ')})`).join(', ');
+        await tx.query(
+          `INSERT INTO evm_wallet_log (chain_id, address, block_number, log_index, tx_hash, token, kind, other, value, items) VALUES ${values} ON CONFLICT DO NOTHING`,
+          [chain.id, wallet, ...chunk.flatMap((r) => [r.block, r.logIndex, r.tx, r.token, r.kind, r.other, r.value, r.items])],
+        );
+      }
+      await addSpan(tx, chain.id, scope(wallet), gap);
+    });
+  }
+}
+
+interface Row {
+  block_number: string;
+  log_index: number;
+  tx_hash: string;
+  token: string;
+  kind: WalletLogKind;
+  other: string | null;
+  value: string | null;
+  items: number;
+}
+
+const fromRow = (r: Row): WalletLog => ({
+  block: Number(r.block_number),
+  logIndex: r.log_index,
+  tx: r.tx_hash,
+  token: r.token,
+  kind: r.kind,
+  other: r.other,
+  value: r.value,
+  items: r.items,
+});
+
+/** The wallet's kept logs of these kinds up to block `upTo` (after walletLogs), oldest first. */
+export async function keptLogs(chain: Chain, wallet: string, kinds: WalletLogKind[], upTo: number): Promise<WalletLog[]> {
+  const { rows } = await (await db()).query<Row>(
+    `SELECT block_number, log_index, tx_hash, token, kind, other, value::text AS value, items FROM evm_wallet_log
+     WHERE chain_id = $1 AND address = $2 AND kind = ANY($3) AND block_number <= $4 ORDER BY block_number, log_index`,
+    [chain.id, wallet, kinds, upTo],
+  );
+  return rows.map(fromRow);
+}
+
+/** The ERC-20 tokens whose Transfer logs name the wallet up to block `upTo`, lower-case and sorted. */
+export async function candidateTokens(chain: Chain, wallet: string, at: WalletLogsAt, upTo: number): Promise<string[]> {
+  const { rows } = await (await db()).query<{ token: string }>(
+    `SELECT DISTINCT token FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind = 'erc20' AND block_number <= $3`,
+    [chain.id, wallet, Math.min(upTo, at.final)],
+  );
+  const tokens = new Set(rows.map((r) => r.token));
+  for (const l of at.tail) if (l.kind === 'erc20' && l.block <= upTo) tokens.add(l.token);
+  return [...tokens].sort();
+}
+
+/** Transfers naming the wallet up to the head: ERC-20 Transfer logs, and NFT transfers (each id of a batch). */
+export async function transferCounts(chain: Chain, wallet: string, at: WalletLogsAt): Promise<{ token: number; nft: number }> {
+  const { rows } = await (await db()).query<{ kind: string; n: string }>(
+    `SELECT kind, sum(items)::text AS n FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind IN ('erc20', 'nft') GROUP BY kind`,
+    [chain.id, wallet],
+  );
+  const kept = (k: string) => Number(rows.find((r) => r.kind === k)?.n ?? 0);
+  const tail = (k: WalletLogKind) => at.tail.filter((l) => l.kind === k).reduce((n, l) => n + l.items, 0);
+  return { token: kept('erc20') + tail('erc20'), nft: kept('nft') + tail('nft') };
+}
