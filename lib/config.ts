@@ -40,6 +40,20 @@ const envSchema = z.object({
     z.coerce.number({ error: 'EVM_HISTORY_WINDOW must be a number of transactions' }).int().min(10).max(100_000).default(1000),
   ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
+  EVM_WS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^wss?$/, error: 'EVM_WS_URL must be a ws:// or wss:// URL' }).optional()),
+  EVM_HEAD_POLL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'EVM_HEAD_POLL_MS must be a number of milliseconds' }).int().min(100).max(60_000).default(1000),
+  ),
+  LIVE_HOSTED_POLL_S: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_HOSTED_POLL_S must be a number of seconds' }).int().min(5).max(3600).default(15)),
+  LIVE_HOSTED_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'LIVE_HOSTED_PER_MINUTE must be a number of requests' }).int().min(1).max(100_000).default(60),
+  ),
+  LIVE_STREAMS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_STREAMS_PER_IP must be a number of streams' }).int().min(1).max(100_000).default(20)),
+  LIVE_MAX_STREAMS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_MAX_STREAMS must be a number of streams' }).int().min(1).max(1_000_000).default(10_000)),
+  LIVE_HEARTBEAT_S: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_HEARTBEAT_S must be a number of seconds' }).int().min(1).max(300).default(15)),
+  LIVE_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_LEASE_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(5000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
   SOURCIFY_URL: optionalUrl('SOURCIFY_URL'),
   SIGNATURE_LOOKUP_URL: optionalUrl('SIGNATURE_LOOKUP_URL'),
@@ -104,6 +118,23 @@ export interface Config {
   evmHeadTtlMs: number;
   /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
   evmHistoryWindow: number;
+  /**
+   * Where new heads are pushed (`eth_subscribe newHeads`): EVM_WS_URL, else the devnet's own WebSocket
+   * (anvil serves it on its HTTP port); null: the head follower polls every evmHeadPollMs.
+   */
+  evmWsUrl: string | null;
+  evmHeadPollMs: number;
+  /** Live pages (lib/live): hosted mode polls each watched wallet's first page this often, at least. */
+  liveHostedPollS: number;
+  /** ... and sends the hosted API at most this many such requests a minute, across all instances. */
+  liveHostedPerMinute: number;
+  /** Open live streams one client address may hold on an instance, and all clients together. */
+  liveStreamsPerIp: number;
+  liveMaxStreams: number;
+  /** Seconds between heartbeats (an SSE comment) on an idle stream. */
+  liveHeartbeatS: number;
+  /** How long the instance following a chain holds its lease without renewing it (another takes over after). */
+  liveLeaseMs: number;
   ensRpcUrl?: string;
   /** A Sourcify-compatible server (`{url}/v2/contract/{chainId}/{address}?fields=abi`): verified ABIs, read in the background. */
   sourcifyUrl?: string;
@@ -188,6 +219,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     evmReorgDepth: e.EVM_REORG_DEPTH,
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     evmHistoryWindow: e.EVM_HISTORY_WINDOW,
+    evmWsUrl: e.EVM_WS_URL ? e.EVM_WS_URL.replace(/\/+$/, '') : isLocal(evmRpcUrl) ? evmRpcUrl.replace(/^http/, 'ws') : null,
+    evmHeadPollMs: e.EVM_HEAD_POLL_MS,
+    liveHostedPollS: e.LIVE_HOSTED_POLL_S,
+    liveHostedPerMinute: e.LIVE_HOSTED_PER_MINUTE,
+    liveStreamsPerIp: e.LIVE_STREAMS_PER_IP,
+    liveMaxStreams: e.LIVE_MAX_STREAMS,
+    liveHeartbeatS: e.LIVE_HEARTBEAT_S,
+    liveLeaseMs: e.LIVE_LEASE_MS,
     ensRpcUrl: e.ENS_RPC_URL,
     sourcifyUrl: e.SOURCIFY_URL,
     signatureLookupUrl: e.SIGNATURE_LOOKUP_URL,

@@ -30,6 +30,24 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...base, EVM_HISTORY_WINDOW: 'many' })).toThrow(/EVM_HISTORY_WINDOW: EVM_HISTORY_WINDOW must be a number of transactions/);
   });
 
+  it('follows heads over the devnet’s own WebSocket, EVM_WS_URL for another node, else polls', () => {
+    expect(parseConfig(base).evmWsUrl).toBe('ws://127.0.0.1:8545');
+    expect(parseConfig({ ...base, DEVNET_EVM_PORT: '9545' }).evmWsUrl).toBe('ws://127.0.0.1:9545');
+    expect(parseConfig({ ...base, EVM_RPC_URL: 'https://rpc.example/key' }).evmWsUrl).toBeNull();
+    expect(parseConfig({ ...base, EVM_RPC_URL: 'https://rpc.example/key', EVM_WS_URL: 'wss://ws.example/key/' }).evmWsUrl).toBe('wss://ws.example/key');
+    expect(() => parseConfig({ ...base, EVM_WS_URL: 'https://ws.example' })).toThrow(/EVM_WS_URL: EVM_WS_URL must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(parseConfig(base).evmHeadPollMs).toBe(1000);
+    expect(() => parseConfig({ ...base, EVM_HEAD_POLL_MS: '10' })).toThrow(/EVM_HEAD_POLL_MS/);
+  });
+
+  it('polls hosted first pages no more often than every 5 s, and limits streams per address', () => {
+    const c = parseConfig(base);
+    expect([c.liveHostedPollS, c.liveHostedPerMinute, c.liveStreamsPerIp, c.liveMaxStreams, c.liveHeartbeatS, c.liveLeaseMs]).toEqual([15, 60, 20, 10_000, 15, 5000]);
+    expect(() => parseConfig({ ...base, LIVE_HOSTED_POLL_S: '4' })).toThrow(/LIVE_HOSTED_POLL_S/);
+    expect(() => parseConfig({ ...base, LIVE_STREAMS_PER_IP: '0' })).toThrow(/LIVE_STREAMS_PER_IP/);
+    expect(() => parseConfig({ ...base, LIVE_LEASE_MS: '500' })).toThrow(/LIVE_LEASE_MS/);
+  });
+
   it('switches to hosted mode with a key, and the ledger defaults follow', () => {
     const c = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' });
     expect(c.mode).toBe('hosted');

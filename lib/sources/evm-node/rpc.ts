@@ -47,6 +47,8 @@ interface State {
   breaker: CircuitBreaker;
   chainId?: Promise<number>;
   head?: { at: number; value: Promise<HeadInfo> };
+  /** The newest head number this instance has read or been told (noteHead never goes below it). */
+  headNumber?: number;
 }
 
 const g = globalThis as unknown as { __lanternEvmRpc?: State };
@@ -172,7 +174,9 @@ export function headInfo(fresh = false): Promise<HeadInfo> {
   if (fresh || !s.head || now - s.head.at > config().evmHeadTtlMs) {
     const value = rpc<{ number: string; hash: string; parentHash: string } | null>('eth_getBlockByNumber', ['latest', false]).then((b) => {
       if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
-      return { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+      const h = { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+      s.headNumber = h.number;
+      return h;
     });
     s.head = { at: now, value };
     value.catch(() => {
@@ -180,6 +184,21 @@ export function headInfo(fresh = false): Promise<HeadInfo> {
     });
   }
   return s.head.value;
+}
+
+/**
+ * A head the node pushed to this instance's follower (lib/live), or another instance followed: shared as
+ * headInfo's value for the next EVM_HEAD_TTL_MS, so pages read at it without asking the node. Told by
+ * another instance (`heard`), a head below one this instance already read is ignored (a replaced head at
+ * the same height is taken); the node's own word (a rollback's lower head) always is.
+ */
+export function noteHead(chainId: number, head: HeadInfo, heard = false): void {
+  // One node today, serving one chain (callers check it is this one): its state is the one state.
+  void chainId;
+  const s = state();
+  if (heard && s.headNumber !== undefined && head.number < s.headNumber) return;
+  s.headNumber = head.number;
+  s.head = { at: Date.now(), value: Promise.resolve(head) };
 }
 
 /** Latest block number (see headInfo). */
