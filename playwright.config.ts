@@ -33,11 +33,12 @@ export default defineConfig({
     { name: 'node', use: { ...devices['Desktop Chrome'], launchOptions } },
     // Instance B: hosted mode whose hosted API is instance A. The same specs must pass through it.
     // Specs that bring their own server (wallet-hosted: a stub-backed hosted Lantern; ens: a local ENS;
-    // ledger-recorded: a node of recorded mainnet blocks; session-expiry: two servers on one database) run
-    // once, under `node`; so does the newcomer's tour of the one site shell, which is the same in both modes.
+    // ledger-recorded: a node of recorded mainnet blocks; session-expiry: two servers on one database;
+    // live: an anvil it reorganises and a server it restarts) run once, under `node`; so does the
+    // newcomer's tour of the one site shell, which is the same in both modes.
     ...(process.env.E2E_BASE_URL
       ? []
-      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
+      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer|live)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
   ],
   // The devnets and a production server of the app, started and stopped by one script.
   webServer: process.env.E2E_BASE_URL

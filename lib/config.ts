@@ -42,6 +42,21 @@ const envSchema = z.object({
     z.coerce.number({ error: 'EVM_HISTORY_WINDOW must be a number of transactions' }).int().min(10).max(100_000).default(1000),
   ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
+  EVM_WS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^wss?$/, error: 'EVM_WS_URL must be a ws:// or wss:// URL' }).optional()),
+  EVM_WS_URLS: z.preprocess(emptyToUndefined, z.string().optional()),
+  EVM_HEAD_POLL_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'EVM_HEAD_POLL_MS must be a number of milliseconds' }).int().min(100).max(60_000).default(1000),
+  ),
+  LIVE_HOSTED_POLL_S: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_HOSTED_POLL_S must be a number of seconds' }).int().min(5).max(3600).default(15)),
+  LIVE_HOSTED_PER_MINUTE: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'LIVE_HOSTED_PER_MINUTE must be a number of requests' }).int().min(1).max(100_000).default(60),
+  ),
+  LIVE_STREAMS_PER_IP: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_STREAMS_PER_IP must be a number of streams' }).int().min(1).max(100_000).default(20)),
+  LIVE_MAX_STREAMS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_MAX_STREAMS must be a number of streams' }).int().min(1).max(1_000_000).default(10_000)),
+  LIVE_HEARTBEAT_S: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_HEARTBEAT_S must be a number of seconds' }).int().min(1).max(300).default(15)),
+  LIVE_LEASE_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'LIVE_LEASE_MS must be a number of milliseconds' }).int().min(1000).max(600_000).default(5000)),
   ENS_RPC_URL: optionalUrl('ENS_RPC_URL'),
   SOURCIFY_URL: optionalUrl('SOURCIFY_URL'),
   SIGNATURE_LOOKUP_URL: optionalUrl('SIGNATURE_LOOKUP_URL'),
@@ -97,6 +112,12 @@ export interface EvmNodeConfig {
   chainId: number | null;
   /** Where the configuration names it, for messages: `EVM_RPC_URLS (polygon)`, `EVM_RPC_URL`, `DEVNET_EVM2_PORT`. */
   variable: string;
+  /**
+   * Where the node pushes new heads (`eth_subscribe newHeads`): EVM_WS_URL for EVM_RPC_URL's node,
+   * EVM_WS_URLS' entry for a named one, else the node's own URL as ws:// when it is on loopback (anvil
+   * serves WebSocket on its HTTP port); null: the head follower polls every evmHeadPollMs.
+   */
+  wsUrl: string | null;
 }
 
 export interface Config {
@@ -119,6 +140,18 @@ export interface Config {
   evmHeadTtlMs: number;
   /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
   evmHistoryWindow: number;
+  evmHeadPollMs: number;
+  /** Live pages (lib/live): hosted mode polls each watched wallet's first page this often, at least. */
+  liveHostedPollS: number;
+  /** ... and sends the hosted API at most this many such requests a minute, across all instances. */
+  liveHostedPerMinute: number;
+  /** Open live streams one client address may hold on an instance, and all clients together. */
+  liveStreamsPerIp: number;
+  liveMaxStreams: number;
+  /** Seconds between heartbeats (an SSE comment) on an idle stream. */
+  liveHeartbeatS: number;
+  /** How long the instance following a chain holds its lease without renewing it (another takes over after). */
+  liveLeaseMs: number;
   ensRpcUrl?: string;
   /** DEFAULT_CHAIN's chain id: what a request naming no chain means. Null: the first node's chain, else eth. */
   defaultChainId: number | null;
@@ -204,6 +237,13 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     evmReorgDepth: e.EVM_REORG_DEPTH,
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     evmHistoryWindow: e.EVM_HISTORY_WINDOW,
+    evmHeadPollMs: e.EVM_HEAD_POLL_MS,
+    liveHostedPollS: e.LIVE_HOSTED_POLL_S,
+    liveHostedPerMinute: e.LIVE_HOSTED_PER_MINUTE,
+    liveStreamsPerIp: e.LIVE_STREAMS_PER_IP,
+    liveMaxStreams: e.LIVE_MAX_STREAMS,
+    liveHeartbeatS: e.LIVE_HEARTBEAT_S,
+    liveLeaseMs: e.LIVE_LEASE_MS,
     ensRpcUrl: e.ENS_RPC_URL,
     defaultChainId,
     hostedDevnets: mode === 'hosted' && LOCAL_DEVNETS.some((d) => d.id === defaultChainId),
@@ -266,7 +306,9 @@ const invalid = (line: string) => new ConfigError(`Lantern's configuration is in
  */
 function evmNodesFrom(e: z.output<typeof envSchema>, mode: 'hosted' | 'node'): EvmNodeConfig[] {
   const nodes: EvmNodeConfig[] = [];
-  if (e.EVM_RPC_URL) nodes.push({ url: e.EVM_RPC_URL, chainId: null, variable: 'EVM_RPC_URL' });
+  const sockets = wsUrlsFrom(e);
+  const ws = (url: string, named?: string) => named ?? (isLocal(url) ? url.replace(/^http/, 'ws') : null);
+  if (e.EVM_RPC_URL) nodes.push({ url: e.EVM_RPC_URL, chainId: null, variable: 'EVM_RPC_URL', wsUrl: ws(e.EVM_RPC_URL, e.EVM_WS_URL?.replace(/\/+$/, '')) });
   const entries = (e.EVM_RPC_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   entries.forEach((entry, i) => {
     const eq = entry.indexOf('=');
@@ -280,14 +322,36 @@ function evmNodesFrom(e: z.output<typeof envSchema>, mode: 'hosted' | 'node'): E
     if (!url.success) throw invalid(`EVM_RPC_URLS: the node for ${chain.name} (entry ${i + 1}) must be an http(s) URL`);
     const twice = nodes.find((n) => n.chainId === id);
     if (twice) throw invalid(`EVM_RPC_URLS: two nodes for ${chain.name} (${chain.hex}); name one node per chain`);
-    nodes.push({ url: url.data.replace(/\/+$/, ''), chainId: id, variable: `EVM_RPC_URLS (${chain.name})` });
+    const nodeUrl = url.data.replace(/\/+$/, '');
+    nodes.push({ url: nodeUrl, chainId: id, variable: `EVM_RPC_URLS (${chain.name})`, wsUrl: ws(nodeUrl, sockets.get(id)) });
   });
   if (nodes.length > 0 || mode === 'hosted') return nodes;
   // `npm run dev`: both local devnets, on their ports.
   return [
-    { url: `http://127.0.0.1:${e.DEVNET_EVM_PORT}`, chainId: LOCAL_DEVNETS[0].id, variable: 'DEVNET_EVM_PORT (the local devnet)' },
-    { url: `http://127.0.0.1:${e.DEVNET_EVM2_PORT}`, chainId: LOCAL_DEVNETS[1].id, variable: 'DEVNET_EVM2_PORT (the second local devnet)' },
+    { url: `http://127.0.0.1:${e.DEVNET_EVM_PORT}`, chainId: LOCAL_DEVNETS[0].id, variable: 'DEVNET_EVM_PORT (the local devnet)', wsUrl: `ws://127.0.0.1:${e.DEVNET_EVM_PORT}` },
+    { url: `http://127.0.0.1:${e.DEVNET_EVM2_PORT}`, chainId: LOCAL_DEVNETS[1].id, variable: 'DEVNET_EVM2_PORT (the second local devnet)', wsUrl: `ws://127.0.0.1:${e.DEVNET_EVM2_PORT}` },
   ];
+}
+
+/** A node on loopback: anvil, which serves WebSocket on its HTTP port. */
+const isLocal = (u: string) => /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(u);
+
+/** EVM_WS_URLS (`chain=ws-url,...`): the WebSocket of a node EVM_RPC_URLS names, by chain id. */
+function wsUrlsFrom(e: z.output<typeof envSchema>): Map<number, string> {
+  const out = new Map<number, string>();
+  const entries = (e.EVM_WS_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  entries.forEach((entry, i) => {
+    const eq = entry.indexOf('=');
+    const name = eq > 0 ? entry.slice(0, eq).trim() : '';
+    const id = name ? (findChain(name)?.id ?? hexChainId(name)) : undefined;
+    if (id === undefined) throw invalid(`EVM_WS_URLS: entry ${i + 1} is not chain=ws-url with a chain EVM_RPC_URLS names`);
+    const url = z.url({ protocol: /^wss?$/ }).safeParse(entry.slice(eq + 1).trim());
+    if (!url.success) throw invalid(`EVM_WS_URLS: the WebSocket for ${chainOrCustom(id).name} (entry ${i + 1}) must be a ws:// or wss:// URL`);
+    out.set(id, url.data.replace(/\/+$/, ''));
+  });
+  const named = new Set((e.EVM_RPC_URLS ?? '').split(',').map((x) => x.split('=')[0]!.trim()).filter(Boolean).map((n) => findChain(n)?.id ?? hexChainId(n)));
+  for (const id of out.keys()) if (!named.has(id)) throw invalid(`EVM_WS_URLS: ${chainOrCustom(id).name} has no node in EVM_RPC_URLS`);
+  return out;
 }
 
 /**

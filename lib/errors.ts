@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'too_many_streams'
   | 'version_not_found'
   | 'block_not_found'
   | 'block_pruned'

@@ -50,6 +50,15 @@ export async function startup() {
     log().warn({ err: (e as Error).message }, 'database not open at start-up');
   }
 
+  // Live pages: this instance's hub (its streams, and its part in following chains: lib/live).
+  try {
+    const [{ liveHub, stopLive }, { onShutdown }] = await Promise.all([import('./live'), import('./lifecycle')]);
+    liveHub();
+    onShutdown(stopLive);
+  } catch (e) {
+    log().warn({ err: (e as Error).message }, 'live pages could not start');
+  }
+
   void import('./operations/health')
     .then(({ health }) => health())
     .then((h) => {

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm run dev`: the devnets and `next dev` together; Ctrl-C (or either one dying) stops everything.
+// `npm run dev -- --live`: the EVM devnet also keeps moving (a scenario transaction every few seconds),
+// so an open wallet page shows new transactions arriving.
 import { spawn } from 'node:child_process';
+import { startLiveDriver } from '../devnet/evm/live-driver.mjs';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 import { WARM_UP_PATHS, warmPaths } from './lib/warm-up.mjs';
@@ -20,16 +23,29 @@ if (nets.nftMetadata) {
   if (!process.env.NFT_METADATA_ALLOW_HOSTS) nftEnv.NFT_METADATA_ALLOW_HOSTS = `127.0.0.1:${nets.nftMetadata.port}`;
 }
 
+// --live[=seconds] is this script's; everything else goes to `next dev`.
+const liveArg = process.argv.slice(2).find((a) => a === '--live' || a.startsWith('--live='));
+const nextArgs = process.argv.slice(2).filter((a) => a !== liveArg);
+let driver;
+if (liveArg && nets.evm) {
+  const seconds = Number(liveArg.split('=')[1] ?? 4);
+  driver = startLiveDriver({ rpcUrl: nets.evm.url, manifest: nets.evm.manifest, intervalMs: Math.max(1, seconds) * 1000, log: (line) => console.log(line) });
+  console.log(`devnet live   a scenario transaction every ${seconds} s (alice, bob, carol, erin): open one of their wallet pages to watch`);
+} else if (liveArg) {
+  console.warn('--live keeps the local EVM devnet moving; this configuration reads another node, so it does nothing.');
+}
+
 const port = Number(argValue('-p') ?? argValue('--port') ?? process.env.PORT ?? 3000);
 // Sign-in messages are made for PUBLIC_URL only; by default that is this dev server itself.
 const publicUrl = process.env.PUBLIC_URL || developmentOrigins(port).join(',');
-const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', ...process.argv.slice(2)], {
+const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', ...nextArgs], {
   stdio: 'inherit',
   env: { ...process.env, ...nftEnv, NEXT_TELEMETRY_DISABLED: '1', PUBLIC_URL: publicUrl },
   detached: true, // its own process group, so stopping it also stops its workers
 });
 
 const stop = shutdownOnce(async () => {
+  await driver?.stop();
   try {
     process.kill(-next.pid, 'SIGTERM');
   } catch {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
 import { actionIdsOf, createGuardedServer, guardAction, isActionRequest } from './lib/edge-guard.mjs';
+import { runServerShutdownHooks } from './lib/shutdown.mjs';
 import { parsePublicOrigins } from '../lib/public-origins.mjs';
 
 // The .env files, loaded as Next loads them (the copy of @next/env that Next itself uses), before any
@@ -71,12 +72,17 @@ const server = createGuardedServer((req, res) => {
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
 server.listen(port, hostname, () => console.log(`Lantern listening on http://${hostname}:${port}`));
 
+let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
+  process.on(sig, async () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), 5000).unref();
+    // Live streams end first (their browsers reconnect elsewhere) and followed chains' leases pass on.
+    await runServerShutdownHooks();
     // Idle keep-alive sockets would hold close() open for a minute: drop them, finish the rest.
     server.close(() => process.exit(0));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 3000).unref();
   });
 }
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { LOCAL_DEVNETS } from '@/lib/chains';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { zodToBadParameter } from '@/lib/interface/zod-errors';
+import { liveStart, liveStartAfter } from '@/lib/operations/live';
 import { reverseNames } from '@/lib/operations/names';
 import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
 import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
@@ -17,6 +18,8 @@ export interface HistoryFirstPageData {
   indexing: boolean;
   /** The server's clock once the page was read: ages in the HTML and after hydration are computed from it. */
   now: number;
+  /** Where the page's live stream starts (lib/live): nothing mined after the page was read is missed. Null: no stream. */
+  live: string | null;
 }
 
 /**
@@ -25,6 +28,8 @@ export interface HistoryFirstPageData {
  */
 export async function loadHistoryFirstPage(address: string, view: HistoryView, chain: ChainView, labels: SavedLabels): Promise<HistoryFirstPageData> {
   let initial: InitialHistory;
+  // Read before the rows, so a transaction mined meanwhile is sent by the stream (the page drops one it shows).
+  const liveFrom = await liveStart(chain.name).catch(() => null);
   try {
     // The same validation as the published API, so a bad URL reads exactly like a bad API call.
     const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
@@ -45,5 +50,6 @@ export async function loadHistoryFirstPage(address: string, view: HistoryView, c
   const [missing, indexing] = initial.ok
     ? await Promise.all([historyCoverage(chain.name).then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
     : [null, false];
-  return { initial, ens, missing, indexing, now: renderTime() };
+  const live = initial.ok ? (liveFrom ?? liveStartAfter(initial.page)) : null;
+  return { initial, ens, missing, indexing, now: renderTime(), live };
 }

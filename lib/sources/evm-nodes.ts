@@ -31,6 +31,8 @@ export interface EvmNode {
   batched: PublicClient;
   /** The same node without batching (rpc.ts uses it while the breaker is not closed). */
   single: PublicClient;
+  /** Where it pushes new heads (config's wsUrl); null: the head follower polls. */
+  wsUrl: string | null;
 }
 
 interface NodeState {
@@ -69,6 +71,7 @@ function handle(s: NodeState): EvmNode {
       breaker,
       batched: createPublicClient({ transport: rpcTransport(s.cfg.url, breaker, { batch: { batchSize: 100, wait: 0 } }) }),
       single: createPublicClient({ transport: rpcTransport(s.cfg.url, breaker) }),
+      wsUrl: s.cfg.wsUrl,
     };
   }
   return s.node;

@@ -37,6 +37,40 @@ export interface EvmChainSource {
   reorgDepth(): number | null;
 }
 
+/** A head of a chain as Lantern checked it against what it indexed (evm-node/chain.ts): its epoch included. */
+export interface CheckedHead {
+  chainId: number;
+  number: number;
+  hash: string;
+  parentHash: string;
+  epoch: number;
+}
+
+/** What a source that reads chains itself offers live pages (lib/live): their heads, and what reorgs took away. */
+export interface ChainFollowSource {
+  /**
+   * Follows the chain's new heads until `signal` aborts (one `eth_subscribe newHeads`, or one polling
+   * loop), checking each against what was indexed (a reorg raises the epoch and drops what it replaced)
+   * before passing it to `onHead`. `onTransport` hears how heads arrive.
+   */
+  follow(
+    chainId: number,
+    onHead: (head: CheckedHead) => Promise<void>,
+    signal: AbortSignal,
+    onTransport?: (t: 'websocket' | 'polling') => void,
+  ): Promise<void>;
+  /** A head another instance followed: taken as this instance's head (no node call). */
+  heard(head: CheckedHead): Promise<void>;
+  /** The checked head now, agreeing with the database (another instance may have found a reorg). */
+  current(chainId: number): Promise<CheckedHead>;
+  /**
+   * The reorgs that took the chain from epoch `from` to epoch `to`: the lowest block they forked at and
+   * the wallet's transactions they dropped; null when that is not known any more (older than a day,
+   * another genesis, a reorg too big to record).
+   */
+  reorgsBetween(chainId: number, address: string, from: number, to: number): Promise<{ fork: number; removed: string[] } | null>;
+}
+
 /** Which transactions a source's histories can hold, in words (a node without ots_/trace_ cannot find every one). */
 export interface HistoryCoverage {
   /** Every transaction of the rule (docs/evm-node.md) is found; null when not known yet. */
@@ -175,6 +209,8 @@ export interface EvmSources {
   activeChains: ActiveChainsSource;
   tokenFacts: TokenFactsSource | null;
   activity: WalletActivitySource | null;
+  /** Null where the source does not read the chain itself (hosted): live pages poll first pages instead. */
+  follow: ChainFollowSource | null;
 }
 
 /** The configuration's choice, made once in lib/sources/index.ts. */

@@ -17,3 +17,20 @@ export function shutdownOnce(cleanup) {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => stop(0));
   return stop;
 }
+
+/**
+ * Runs the work the server's own modules registered to finish before exit (lib/lifecycle.ts: live streams
+ * ended, leases released), waiting at most `limitMs`. For scripts/server.mjs, whose process holds Next.
+ * @param {number} [limitMs]
+ */
+export async function runServerShutdownHooks(limitMs = 2000) {
+  const hooks = globalThis[Symbol.for('lantern.shutdown')] ?? [];
+  let timer;
+  await Promise.race([
+    Promise.allSettled(hooks.map((hook) => hook())),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, limitMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}

@@ -14,6 +14,10 @@ export interface LanternInstance {
   /** Everything the server printed so far (tests assert no secret is logged). */
   output: () => string;
   stop: () => Promise<void>;
+  /** Stops the server as `npm start` is stopped (SIGTERM) and starts it again on the same port and data. */
+  restart: () => Promise<void>;
+  /** Kills the server at once (SIGKILL: no clean shutdown), keeping its data. */
+  kill: () => Promise<void>;
 }
 
 /**
@@ -30,6 +34,34 @@ export function devnetNftEnv(): Record<string, string> {
 export async function startLantern(env: Record<string, string | undefined> = {}): Promise<LanternInstance> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-test-'));
+  let output = '';
+  const url = `http://127.0.0.1:${port}`;
+  const launch = () => spawnLantern(port, dataDir, env, (d) => (output += d));
+  let child = launch();
+  await waitUntilUp(url, child, () => output);
+  return {
+    url,
+    dataDir,
+    output: () => output,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    restart: async () => {
+      await stopChild(child);
+      child = launch();
+      await waitUntilUp(url, child, () => output);
+    },
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await gone;
+    },
+  };
+}
+
+function spawnLantern(port: number, dataDir: string, env: Record<string, string | undefined>, onOutput: (d: string) => void): ChildProcess {
   const child = spawn(process.execPath, [path.resolve('scripts/server.mjs'), '-p', String(port), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
@@ -48,20 +80,9 @@ export async function startLantern(env: Record<string, string | undefined> = {})
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntilUp(url, child, () => output);
-  return {
-    url,
-    dataDir,
-    output: () => output,
-    stop: async () => {
-      await stopChild(child);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  child.stdout!.on('data', (d) => onOutput(String(d)));
+  child.stderr!.on('data', (d) => onOutput(String(d)));
+  return child;
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string) {

@@ -1,9 +1,12 @@
 import { createServer, type Server } from 'node:http';
+import WebSocket, { WebSocketServer } from 'ws';
 import { freePort } from './ports';
 
 /**
  * A loopback JSON-RPC proxy in front of a node that records every call (batches included), so tests
- * can count what Lantern asked the node without Lantern exposing anything extra.
+ * can count what Lantern asked the node without Lantern exposing anything extra. WebSocket connections
+ * (`eth_subscribe`) are relayed to the node's own WebSocket on the same port and their calls recorded
+ * apart, in `wsCalls`.
  */
 export interface RpcCall {
   method: string;
@@ -14,6 +17,12 @@ export interface RpcProxy {
   url: string;
   port: number;
   calls: RpcCall[];
+  /** Calls sent over WebSocket connections (subscriptions). */
+  wsCalls: RpcCall[];
+  /** WebSocket connections open now. */
+  wsOpen: () => number;
+  /** While true, WebSocket upgrades are refused (a node without one). */
+  refuseWebSocket: boolean;
   /** While set, every call whose method matches has its connection destroyed without an answer. */
   dropCalls: RegExp | null;
   /** While set, every call whose method matches is answered "method not found" (-32601), as a node without it does. */
@@ -103,7 +112,10 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
   const port = await freePort();
   let open!: () => void;
   let gate = new Promise<void>((r) => (open = r));
+  const wsCalls: RpcCall[] = [];
+  const sockets = new Set<WebSocket>();
   const proxy = {
+    refuseWebSocket: false,
     dropCalls: null as RegExp | null,
     refuseMethods: null as RegExp | null,
     errorFor: null as ((call: RpcCall) => { code: number; message: string } | null) | null,
@@ -178,13 +190,52 @@ export async function startRpcProxy(target: string): Promise<RpcProxy> {
       res.writeHead(502).end();
     }
   });
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (proxy.refuseWebSocket) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (client) => {
+      const node = new WebSocket(target.replace(/^http/, 'ws'));
+      sockets.add(client);
+      const queued: string[] = [];
+      node.on('open', () => {
+        for (const m of queued.splice(0)) node.send(m);
+      });
+      node.on('message', (data) => client.readyState === WebSocket.OPEN && client.send(String(data)));
+      client.on('message', (data) => {
+        const text = String(data);
+        try {
+          for (const m of [JSON.parse(text)].flat()) wsCalls.push({ method: m.method, params: m.params ?? [] });
+        } catch {
+          // relayed as is
+        }
+        if (node.readyState === WebSocket.OPEN) node.send(text);
+        else queued.push(text);
+      });
+      const close = () => {
+        sockets.delete(client);
+        client.terminate();
+        node.terminate();
+      };
+      client.on('close', close);
+      node.on('close', close);
+      node.on('error', close);
+      client.on('error', close);
+    });
+  });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return Object.assign(proxy, {
     url: `http://127.0.0.1:${port}`,
     port,
     calls,
+    wsCalls,
+    wsOpen: () => sockets.size,
     stop: () =>
       new Promise<void>((resolve) => {
+        for (const c of sockets) c.terminate();
+        wss.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

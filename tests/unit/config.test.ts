@@ -9,8 +9,8 @@ describe('configuration', () => {
     expect(c.mode).toBe('node');
     // Both local devnets, each named for its chain (checked against the node at start-up).
     expect(c.evmNodes).toEqual([
-      { url: 'http://127.0.0.1:8545', chainId: 31337, variable: 'DEVNET_EVM_PORT (the local devnet)' },
-      { url: 'http://127.0.0.1:8546', chainId: 31338, variable: 'DEVNET_EVM2_PORT (the second local devnet)' },
+      { url: 'http://127.0.0.1:8545', chainId: 31337, variable: 'DEVNET_EVM_PORT (the local devnet)', wsUrl: 'ws://127.0.0.1:8545' },
+      { url: 'http://127.0.0.1:8546', chainId: 31338, variable: 'DEVNET_EVM2_PORT (the second local devnet)', wsUrl: 'ws://127.0.0.1:8546' },
     ]);
     expect(c.defaultChainId).toBeNull();
     expect(c.ledgerUrls.local).toBe('http://127.0.0.1:8080/v1');
@@ -34,6 +34,33 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...base, EVM_HISTORY_WINDOW: 'many' })).toThrow(/EVM_HISTORY_WINDOW: EVM_HISTORY_WINDOW must be a number of transactions/);
   });
 
+  it('follows heads over each devnet’s own WebSocket, EVM_WS_URL(S) for another node, else polls', () => {
+    const ws = (env: Record<string, string>) => parseConfig({ ...base, ...env }).evmNodes.map((n) => n.wsUrl);
+    expect(ws({})).toEqual(['ws://127.0.0.1:8545', 'ws://127.0.0.1:8546']);
+    expect(ws({ DEVNET_EVM_PORT: '9545' })[0]).toBe('ws://127.0.0.1:9545');
+    expect(ws({ EVM_RPC_URL: 'https://rpc.example/key' })).toEqual([null]);
+    expect(ws({ EVM_RPC_URL: 'http://127.0.0.1:7545' })).toEqual(['ws://127.0.0.1:7545']);
+    expect(ws({ EVM_RPC_URL: 'https://rpc.example/key', EVM_WS_URL: 'wss://ws.example/key/' })).toEqual(['wss://ws.example/key']);
+    expect(ws({ EVM_RPC_URLS: 'eth=https://a.example/k,polygon=https://b.example/k', EVM_WS_URLS: 'polygon=wss://b.example/k/' })).toEqual([null, 'wss://b.example/k']);
+    expect(() => parseConfig({ ...base, EVM_WS_URL: 'https://ws.example' })).toThrow(/EVM_WS_URL: EVM_WS_URL must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'eth=https://a.example/k' })).toThrow(/EVM_WS_URLS: the WebSocket for eth \(entry 1\) must be a ws/);
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'polygon=wss://b.example/k' })).toThrow(/EVM_WS_URLS: polygon has no node in EVM_RPC_URLS/);
+    // A key in the URL never reaches the message.
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'eth=ftp://secret-key.example' })).toThrow(
+      /^(?![\s\S]*secret-key)[\s\S]*EVM_WS_URLS: the WebSocket for eth/,
+    );
+    expect(parseConfig(base).evmHeadPollMs).toBe(1000);
+    expect(() => parseConfig({ ...base, EVM_HEAD_POLL_MS: '10' })).toThrow(/EVM_HEAD_POLL_MS/);
+  });
+
+  it('polls hosted first pages no more often than every 5 s, and limits streams per address', () => {
+    const c = parseConfig(base);
+    expect([c.liveHostedPollS, c.liveHostedPerMinute, c.liveStreamsPerIp, c.liveMaxStreams, c.liveHeartbeatS, c.liveLeaseMs]).toEqual([15, 60, 20, 10_000, 15, 5000]);
+    expect(() => parseConfig({ ...base, LIVE_HOSTED_POLL_S: '4' })).toThrow(/LIVE_HOSTED_POLL_S/);
+    expect(() => parseConfig({ ...base, LIVE_STREAMS_PER_IP: '0' })).toThrow(/LIVE_STREAMS_PER_IP/);
+    expect(() => parseConfig({ ...base, LIVE_LEASE_MS: '500' })).toThrow(/LIVE_LEASE_MS/);
+  });
+
   it('switches to hosted mode with a key, and the ledger defaults follow', () => {
     const c = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' });
     expect(c.mode).toBe('hosted');
@@ -50,14 +77,14 @@ describe('configuration', () => {
   it('reads one node per chain from EVM_RPC_URLS (names or hex ids) beside EVM_RPC_URL, whose chain the node says', () => {
     const c = parseConfig({ ...base, EVM_RPC_URL: 'http://127.0.0.1:7000/', EVM_RPC_URLS: ' eth=https://eth.example/key/abc , Polygon-Amoy=http://10.0.0.5:8545,0x2105=https://base.example/v2/k' });
     expect(c.evmNodes).toEqual([
-      { url: 'http://127.0.0.1:7000', chainId: null, variable: 'EVM_RPC_URL' },
-      { url: 'https://eth.example/key/abc', chainId: 1, variable: 'EVM_RPC_URLS (eth)' },
-      { url: 'http://10.0.0.5:8545', chainId: 80002, variable: 'EVM_RPC_URLS (polygon amoy)' },
-      { url: 'https://base.example/v2/k', chainId: 8453, variable: 'EVM_RPC_URLS (base)' },
+      { url: 'http://127.0.0.1:7000', chainId: null, variable: 'EVM_RPC_URL', wsUrl: 'ws://127.0.0.1:7000' },
+      { url: 'https://eth.example/key/abc', chainId: 1, variable: 'EVM_RPC_URLS (eth)', wsUrl: null },
+      { url: 'http://10.0.0.5:8545', chainId: 80002, variable: 'EVM_RPC_URLS (polygon amoy)', wsUrl: null },
+      { url: 'https://base.example/v2/k', chainId: 8453, variable: 'EVM_RPC_URLS (base)', wsUrl: null },
     ]);
     // A chain the registry does not know, by its hex id; and a key in the node's query string.
     expect(parseConfig({ ...base, EVM_RPC_URLS: '0x539=http://127.0.0.1:8545?apikey=a=b' }).evmNodes).toEqual([
-      { url: 'http://127.0.0.1:8545?apikey=a=b', chainId: 1337, variable: 'EVM_RPC_URLS (0x539)' },
+      { url: 'http://127.0.0.1:8545?apikey=a=b', chainId: 1337, variable: 'EVM_RPC_URLS (0x539)', wsUrl: null },
     ]);
     // Hosted mode reads no node unless told: the local devnets are not assumed.
     expect(parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' }).evmNodes).toEqual([]);

@@ -4,6 +4,7 @@ import { PageShell } from '@/components/layout/page-shell';
 import { TxDetails } from '@/components/tx/tx-details';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ErrorState } from '@/components/ui/error-state';
+import { PendingTxLive } from '@/components/live/pending-tx';
 import { loadTxPage } from '@/lib/server/tx-page';
 
 export const dynamic = 'force-dynamic';
@@ -18,7 +19,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** One transaction, linkable: `/tx/{hash}?chain=` (an unknown or malformed hash: ./not-found.tsx). */
 export default async function TransactionPage({ params, searchParams }: Props) {
   const [{ hash: param }, sp] = await Promise.all([params, searchParams]);
-  const loaded = await loadTxPage(param, typeof sp.chain === 'string' ? sp.chain : null);
+  const chain = typeof sp.chain === 'string' ? sp.chain : null;
+  const loaded = await loadTxPage(param, chain);
   return (
     <PageShell>
       <p className="text-xs font-medium uppercase tracking-wide text-ink-muted">Transaction</p>
@@ -28,7 +30,17 @@ export default async function TransactionPage({ params, searchParams }: Props) {
         </span>
         <CopyButton value={param} label="Copy transaction hash" />
       </h1>
-      <div className="mt-4">{'error' in loaded ? <ErrorState error={loaded.error} /> : <TxDetails {...loaded} />}</div>
+      <div className="mt-4">
+        {'error' in loaded ? (
+          <>
+            <ErrorState error={loaded.error} />
+            {/* A pending transaction's page turns into the mined one by itself. */}
+            {loaded.error.code === 'transaction_pending' && <PendingTxLive chain={chain} />}
+          </>
+        ) : (
+          <TxDetails {...loaded} />
+        )}
+      </div>
     </PageShell>
   );
 }

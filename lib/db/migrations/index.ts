@@ -8,6 +8,7 @@ import { authMigrations } from './200-auth';
 import { nftMetadataMigration } from './300-nft-metadata';
 import { nftMetadataOkAtMigration } from './310-nft-metadata-ok-at';
 import { decodeMigration } from './400-decode';
+import { liveMigration } from './410-live';
 
 /**
  * Versioned schema changes, applied in id order on start-up (see lib/db). Never edit a migration that
@@ -19,4 +20,4 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, evmWalletLogsMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration].sort((a, b) => a.id - b.id);
+export const migrations: Migration[] = [evmNodeMigration, evmSelfdestructMigration, evmBlockPartiesMigration, evmChainMigration, evmSpansMigration, evmWalletLogsMigration, ...authMigrations, nftMetadataMigration, nftMetadataOkAtMigration, decodeMigration, liveMigration].sort((a, b) => a.id - b.id);

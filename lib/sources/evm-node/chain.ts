@@ -1,7 +1,8 @@
 import 'server-only';
 import { db, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
-import { headInfo, hexNum, rpc, type HeadInfo } from './rpc';
+import { evmNode, evmNodeReady } from '@/lib/sources/evm-nodes';
+import { headInfo, hexNum, noteHead, rpc, type HeadInfo } from './rpc';
 
 /**
  * Is each chain's node still on the chain Lantern indexed? Everything in the evm_* tables is read from blocks
@@ -57,10 +58,13 @@ export function onChainChange(fn: (chainId: number) => void): void {
 }
 
 /** The chain's head, checked against what Lantern indexed, and the chain's epoch (for cache keys and writers). */
-export async function chainHead(chainId: number): Promise<{ chainId: number; head: number; epoch: number }> {
-  const latest = await headInfo(chainId);
+export async function chainHead(chainId: number): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
+  return checked(chainId, await headInfo(chainId));
+}
+
+async function checked(chainId: number, latest: HeadInfo): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
   const v = st.verified.get(chainId);
-  if (v && v.number === latest.number && v.hash === latest.hash) return { chainId, head: v.number, epoch: v.epoch };
+  if (v && v.number === latest.number && v.hash === latest.hash) return { chainId, head: v.number, hash: v.hash, epoch: v.epoch };
   const key = `${chainId}:${latest.number}:${latest.hash}`;
   let p = st.checks.get(key);
   if (!p) {
@@ -68,14 +72,48 @@ export async function chainHead(chainId: number): Promise<{ chainId: number; hea
     st.checks.set(key, p);
   }
   const now = await p;
-  return { chainId, head: now.number, epoch: now.epoch };
+  return { chainId, head: now.number, hash: now.hash, epoch: now.epoch };
+}
+
+/**
+ * A head pushed by the node (lib/live's head follower) or followed by another instance: checked as
+ * chainHead checks the head it reads (against its parent, a checkpoint, the genesis; a fork drops what
+ * came after it and raises the epoch), and from then on this instance's head, so pages read at it at once.
+ */
+export async function checkHead(chainId: number, head: HeadInfo): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
+  await evmNode(chainId); // refused (a 400/503 naming the chain) where no node serves it
+  noteHead(chainId, head);
+  return checked(chainId, head);
+}
+
+/** A head another instance followed and checked: this instance's head from now on (checked again when a page reads it). */
+export async function heardHead(chainId: number, head: HeadInfo): Promise<void> {
+  if (evmNodeReady(chainId)) noteHead(chainId, head, true);
+}
+
+/** The epochs after `epoch` of a chain: where each began (its fork block) and whether its dropped rows were kept. */
+export async function forksSince(chainId: number, epoch: number): Promise<{ epoch: number; fork: number; logged: boolean }[]> {
+  const { rows } = await (await db()).query<{ epoch: number; fork_block: string; removed_logged: boolean }>(
+    'SELECT epoch, fork_block, removed_logged FROM evm_chain_fork WHERE chain_id = $1 AND epoch > $2 ORDER BY epoch',
+    [chainId, epoch],
+  );
+  return rows.map((r) => ({ epoch: r.epoch, fork: Number(r.fork_block), logged: r.removed_logged }));
+}
+
+/** Transactions of the wallet that forks after `epoch` dropped from its history (kept a day). */
+export async function removedSince(chainId: number, address: string, epoch: number): Promise<string[]> {
+  const { rows } = await (await db()).query<{ tx_hash: string }>(
+    'SELECT DISTINCT tx_hash FROM evm_reorg_removed WHERE chain_id = $1 AND address = $2 AND epoch > $3 ORDER BY tx_hash',
+    [chainId, address.toLowerCase(), epoch],
+  );
+  return rows.map((r) => r.tx_hash);
 }
 
 /**
  * chainHead, sure to agree with the database: when another instance changed the epoch within this
  * one's head-sharing second, look again at a fresh head. For background writers (NFT jobs).
  */
-export async function currentChain(chainId: number): Promise<{ chainId: number; head: number; epoch: number }> {
+export async function currentChain(chainId: number): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
   const c = await chainHead(chainId);
   const { rows } = await (await db()).query<{ epoch: number }>('SELECT epoch FROM evm_chain_state WHERE chain_id = $1', [c.chainId]);
   if (!rows[0] || rows[0].epoch === c.epoch) return c;
@@ -150,6 +188,7 @@ async function verify(chainId: number, seen: HeadInfo): Promise<Verified> {
       let epoch = rows[0]?.epoch ?? 1;
       if (fork !== undefined) {
         epoch += 1;
+        await recordFork(tx, chainId, fork, epoch);
         await dropAfter(tx, chainId, fork);
         await tx.query('UPDATE evm_chain_state SET epoch = $2, genesis_hash = $3, last_fork = $4, changed_at = now() WHERE chain_id = $1', [chainId, epoch, genesis, fork]);
       }
@@ -207,6 +246,39 @@ async function newestHeld(d: Queryable, chainId: number, below: number): Promise
     } else hi = mid - 1;
   }
   return best;
+}
+
+/** Most activity rows a fork's record keeps (a stream resuming across a bigger one starts over). */
+const MAX_REMOVED_LOGGED = 10_000;
+
+/**
+ * Before the drop: which epoch began after which block, and the wallets' rows it is about to drop, so a
+ * live stream that resumes from the old epoch can name the transactions that are gone (lib/live).
+ */
+async function recordFork(tx: Queryable, chainId: number, fork: number, epoch: number): Promise<void> {
+  let logged = false;
+  if (fork >= 0) {
+    const { rows } = await tx.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM evm_wallet_activity WHERE chain_id = $1 AND block_number > $2 LIMIT ${MAX_REMOVED_LOGGED + 1}) t`,
+      [chainId, fork],
+    );
+    logged = Number(rows[0]!.n) <= MAX_REMOVED_LOGGED;
+    if (logged) {
+      await tx.query(
+        `INSERT INTO evm_reorg_removed (chain_id, epoch, address, tx_hash, block_number, tx_index)
+         SELECT chain_id, $3, address, tx_hash, block_number, tx_index FROM evm_wallet_activity WHERE chain_id = $1 AND block_number > $2
+         ON CONFLICT DO NOTHING`,
+        [chainId, fork, epoch],
+      );
+    }
+  }
+  await tx.query(
+    `INSERT INTO evm_chain_fork (chain_id, epoch, fork_block, removed_logged) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (chain_id, epoch) DO UPDATE SET fork_block = EXCLUDED.fork_block, removed_logged = EXCLUDED.removed_logged, at = now()`,
+    [chainId, epoch, fork, logged],
+  );
+  await tx.query("DELETE FROM evm_chain_fork WHERE chain_id = $1 AND at < now() - interval '1 day'", [chainId]);
+  await tx.query("DELETE FROM evm_reorg_removed WHERE chain_id = $1 AND at < now() - interval '1 day'", [chainId]);
 }
 
 /** Drops what was read from blocks after `fork` (-1: from every block). */

@@ -40,9 +40,21 @@ export class RpcMethodError extends LanternError {
   }
 }
 
-/** Per chain, on globalThis: the server's route bundles share one view of each node's head. */
-const g = globalThis as unknown as { __lanternEvmHeads?: Map<number, { at: number; value: Promise<HeadInfo> }> };
-const heads = (g.__lanternEvmHeads ??= new Map());
+/**
+ * Per chain, on globalThis: the server's route bundles share one view of each node's head, and the newest
+ * head number this instance has read or been told (noteHead never goes below it).
+ */
+interface HeadState {
+  shared?: { at: number; value: Promise<HeadInfo> };
+  number?: number;
+}
+const g = globalThis as unknown as { __lanternEvmHeads?: Map<number, HeadState> };
+const heads = (g.__lanternEvmHeads ??= new Map<number, HeadState>());
+const headState = (chainId: number): HeadState => {
+  let h = heads.get(chainId);
+  if (!h) heads.set(chainId, (h = {}));
+  return h;
+};
 
 /** Set while background work (a wallet's older history) runs: its calls batch among themselves, never with a page's. */
 const background = new AsyncLocalStorage<true>();
@@ -128,20 +140,35 @@ export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
   const ready = evmNodeReady(chainId);
   const open = ready && rejectOpen(ready);
   if (open) return open;
-  const h = heads.get(chainId);
-  if (!fresh && h && now - h.at <= config().evmHeadTtlMs) return h.value;
+  const h = headState(chainId);
+  if (!fresh && h.shared && now - h.shared.at <= config().evmHeadTtlMs) return h.shared.value;
   const value = (async () => {
     const late = rejectOpen(await evmNode(chainId));
     if (late) return late;
     const b = await rpc<{ number: string; hash: string; parentHash: string } | null>(chainId, 'eth_getBlockByNumber', ['latest', false]);
     if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
-    return { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+    const head = { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+    h.number = head.number;
+    return head;
   })();
-  heads.set(chainId, { at: now, value });
+  h.shared = { at: now, value };
   value.catch(() => {
-    if (heads.get(chainId)?.value === value) heads.delete(chainId);
+    if (h.shared?.value === value) h.shared = undefined;
   });
   return value;
+}
+
+/**
+ * A head the node pushed to this instance's follower (lib/live), or another instance followed: shared as
+ * headInfo's value for the next EVM_HEAD_TTL_MS, so pages read at it without asking the node. Told by
+ * another instance (`heard`), a head below one this instance already read is ignored (a replaced head at
+ * the same height is taken); the node's own word (a rollback's lower head) always is.
+ */
+export function noteHead(chainId: number, head: HeadInfo, heard = false): void {
+  const h = headState(chainId);
+  if (heard && h.number !== undefined && head.number < h.number) return;
+  h.number = head.number;
+  h.shared = { at: Date.now(), value: Promise.resolve(head) };
 }
 
 /** Latest block number of the chain's node (see headInfo). */

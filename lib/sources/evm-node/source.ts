@@ -1,7 +1,8 @@
 import 'server-only';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
-import type { EvmSources } from '@/lib/sources/types';
+import { log } from '@/lib/log';
+import type { ChainFollowSource, EvmSources } from '@/lib/sources/types';
 import { nodeActiveChain } from './active-chains';
 import { nodeApprovals } from './approvals';
 import { nodeErc20Balances, nodeTokenBalances } from './holdings';
@@ -11,8 +12,9 @@ import { nodeWalletHistory } from './history';
 import { nodeWalletNfts } from './nfts';
 import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
-import { chainMark } from './chain';
-import { headBlock, reorgDepth } from './rpc';
+import { chainMark, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
+import { watchNodeHeads } from './heads';
+import { headBlock, reorgDepth, type HeadInfo } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
 import { decodeTransaction } from './decode';
@@ -50,5 +52,52 @@ function make(chain: Chain): EvmSources {
         return { complete, transactionCount: Number(rows[0]!.n) };
       },
     },
+    follow: nodeFollow,
   };
 }
+
+/** Live pages: the chain's heads, followed by the one instance holding its lease (lib/live). */
+const nodeFollow: ChainFollowSource = {
+  async follow(chainId, onHead, signal, onTransport) {
+    // Heads are checked and handed on one at a time; a burst of blocks meanwhile is taken as its newest.
+    let next: HeadInfo | undefined;
+    let busy: Promise<void> | undefined;
+    const drain = async () => {
+      while (next && !signal.aborted) {
+        const h = next;
+        next = undefined;
+        try {
+          const c = await checkHead(chainId, h);
+          await onHead({ chainId, number: c.head, hash: c.hash, parentHash: c.hash === h.hash ? h.parentHash : '', epoch: c.epoch });
+        } catch (e) {
+          log().warn({ chainId, head: h.number, code: (e as { code?: string }).code, err: (e as Error).message }, 'head follower: a head could not be checked; the next one will be');
+        }
+      }
+      busy = undefined;
+    };
+    await watchNodeHeads(
+      chainId,
+      (h) => {
+        next = h;
+        busy ??= drain();
+      },
+      signal,
+      onTransport,
+    );
+    await busy;
+  },
+  async heard(head) {
+    await heardHead(head.chainId, { number: head.number, hash: head.hash, parentHash: head.parentHash });
+  },
+  async current(chainId) {
+    const c = await currentChain(chainId);
+    return { chainId, number: c.head, hash: c.hash, parentHash: '', epoch: c.epoch };
+  },
+  async reorgsBetween(chainId, address, from, to) {
+    const forks = await forksSince(chainId, from);
+    // Every epoch from `from` + 1 to `to` must be on record, with what it dropped.
+    const known = forks.filter((f) => f.epoch <= to);
+    if (known.length !== to - from || known.some((f, i) => f.epoch !== from + 1 + i || f.fork < 0 || !f.logged)) return null;
+    return { fork: Math.min(...known.map((f) => f.fork)), removed: await removedSince(chainId, address, from) };
+  },
+};

@@ -35,6 +35,7 @@ export const hostedEvm: EvmSources = {
   activeChains: { activeChains: hostedActiveChains },
   tokenFacts: null,
   activity: null,
+  follow: null,
 };
 
 export const hostedSignIn: SignInSource = {

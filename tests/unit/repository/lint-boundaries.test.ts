@@ -45,6 +45,7 @@ describe('layer boundaries', () => {
     ['the cache importing a source by path', 'lib/cache/x.ts', "import { hostedRequest } from '../sources/hosted/client';\nexport const a = hostedRequest;\n"],
     ['view logic importing the source interfaces', 'lib/view/x.ts', "import type { SourceKind } from '@/lib/sources/types';\nexport const a: SourceKind | null = null;\n"],
     ['a root lib module importing the picker by path', 'lib/x.ts', "import { sources } from './sources';\nexport const a = sources;\n"],
+    ['the live hub importing the source picker', 'lib/live/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
   });

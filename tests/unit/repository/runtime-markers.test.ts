@@ -13,7 +13,7 @@ const files = execFileSync('git', ['ls-files', 'lib'], { encoding: 'utf8' })
 const opening = (f: string) => readFileSync(f, 'utf8').split('\n').slice(0, 3).join('\n');
 const marked = (f: string, marker: RegExp) => marker.test(opening(f));
 
-const SERVER = /^lib\/(operations|sources|auth|cache|db|api|server)\/|^lib\/startup\.ts$/;
+const SERVER = /^lib\/(operations|sources|auth|cache|db|api|server|live)\/|^lib\/(startup|lifecycle)\.ts$/;
 // SQL text for the migration runner in lib/db/index.ts (server-only), which alone imports them.
 const SERVER_EXEMPT = /^lib\/db\/migrations\//;
 

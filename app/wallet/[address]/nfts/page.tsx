@@ -8,7 +8,9 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { NftGrid } from '@/components/wallet/nft-grid';
 import { NftToolbar } from '@/components/wallet/nft-toolbar';
 import { NftGridSkeleton } from '@/components/wallet/skeletons';
+import { LiveWalletAt } from '@/components/live/live-wallet-at';
 import { loadNftGrid, nftsPath } from '@/lib/server/nfts-page';
+import { liveSince } from '@/lib/server/live';
 import { chainForView, chainOptions, defaultChainName, walletFromParam } from '@/lib/server/page';
 import { nftParsers } from '@/lib/server/view-params';
 
@@ -40,9 +42,13 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
   return (
     <>
       {withHistory && (
-        <Suspense key={chainResult.chain.name} fallback={<BalanceHeaderSkeleton />}>
-          <BalanceHeader address={address} chain={chainResult.chain.name} />
-        </Suspense>
+        <>
+          <Suspense key={chainResult.chain.name} fallback={<BalanceHeaderSkeleton />}>
+            <BalanceHeader address={address} chain={chainResult.chain.name} />
+          </Suspense>
+          {/* New transactions read the NFTs (and the balance) again. */}
+          <LiveWalletAt since={liveSince(chainResult.chain.name)} address={address} chain={chainResult.chain.name} view="nfts" />
+        </>
       )}
       <ExplorerProviders>
         <NftToolbar chains={chains} defaultChain={defaultChain} />

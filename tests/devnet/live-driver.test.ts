@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEvmDevnet, type EvmDevnet } from '../../devnet/evm/index.mjs';
+import { startLiveDriver } from '../../devnet/evm/live-driver.mjs';
+import { freePort } from '../support/ports';
+
+// `npm run dev -- --live`: the devnet keeps moving. What the driver sent is read back from the node:
+// mined, successful, between the scenario's telling wallets, token payments as Transfer logs.
+let devnet: EvmDevnet;
+
+async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
+  const body = await (await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
+
+beforeAll(async () => {
+  devnet = await startEvmDevnet({ port: await freePort() });
+});
+
+afterAll(async () => {
+  await devnet?.stop();
+});
+
+describe('the live driver', () => {
+  it('sends a scenario transaction at each interval, every one mined and between the telling wallets', async () => {
+    const start = Number(await rpc<string>('eth_blockNumber'));
+    const lines: string[] = [];
+    const driver = startLiveDriver({ rpcUrl: devnet.url, manifest: devnet.manifest, intervalMs: 150, log: (l) => lines.push(l) });
+    try {
+      for (let i = 0; i < 200 && driver.sent() < 6; i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await driver.stop();
+    }
+    expect(driver.sent()).toBeGreaterThanOrEqual(6);
+    const m = devnet.manifest as unknown as { accounts: Record<string, { address: string }>; contracts: Record<string, { address: string }> };
+    const people = new Set(['alice', 'bob', 'carol', 'erin'].map((n) => m.accounts[n]!.address.toLowerCase()));
+    const tokens = new Set([m.contracts.usdc!.address, m.contracts.lnt!.address].map((a) => a.toLowerCase()));
+    const end = Number(await rpc<string>('eth_blockNumber'));
+    let eth = 0;
+    let token = 0;
+    for (let n = start + 1; n <= end; n++) {
+      const block = await rpc<{ transactions: { hash: string; from: string; to: string; value: string }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
+      for (const t of block.transactions) {
+        const r = await rpc<{ status: string; logs: { address: string; topics: string[] }[] }>('eth_getTransactionReceipt', [t.hash]);
+        expect(r.status).toBe('0x1');
+        expect(people.has(t.from.toLowerCase())).toBe(true);
+        if (tokens.has(t.to.toLowerCase())) {
+          token++;
+          const to = `0x${r.logs[0]!.topics[2]!.slice(26)}`;
+          expect(people.has(to)).toBe(true);
+        } else {
+          eth++;
+          expect(people.has(t.to.toLowerCase())).toBe(true);
+          expect(BigInt(t.value)).toBeGreaterThan(0n);
+        }
+      }
+    }
+    expect(eth + token).toBe(driver.sent());
+    expect(eth).toBeGreaterThan(0);
+    expect(token).toBeGreaterThan(0);
+    expect(lines).toHaveLength(driver.sent());
+  });
+});
