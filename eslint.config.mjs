@@ -16,11 +16,13 @@ import nextTs from 'eslint-config-next/typescript';
  * - A page (every page.tsx under app/) is at most 80 lines: its loader is in lib/server/, its view in components/<page>/.
  * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
  *   lib/config.ts; the console is not used: lib/log.ts (pino) is.
+ * - One chain rule: only lib/operations/chains.ts turns a request's `chain` into a Chain (and lib/config.ts
+ *   reads the chains the configuration names): nobody else imports the registry's resolvers.
  * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
  */
 
 const SOURCE_FOLDERS = ['evm-node', 'hosted', 'ledger-node', 'siwe-local', 'ens'];
-const SHARED_SOURCE_MODULES = ['breaker', 'breakers', 'ledger-errors', 'types'];
+const SHARED_SOURCE_MODULES = ['breaker', 'breakers', 'evm-nodes', 'ledger-errors', 'types'];
 const shared = SHARED_SOURCE_MODULES.join('|');
 
 const noUi = {
@@ -28,7 +30,19 @@ const noUi = {
   message: 'lib/ is below the pages: it never imports app/ or components/.',
 };
 
-const restrictImports = (...patterns) => ['error', { patterns }];
+// The chain rule (lib/operations/chains.ts) is the only resolver of a request's chain; these would let a
+// module resolve chains on its own, with its own idea of the default and of what is served.
+const CHAIN_RESOLVERS = ['resolveChain', 'findChain'];
+const chainRule = {
+  name: '@/lib/chains',
+  importNames: CHAIN_RESOLVERS,
+  message: 'One chain rule: turn a request\'s chain into a Chain with requestChain() from @/lib/operations/chains (served chains: servedChains()).',
+};
+const relativeChainRule = (name) => ({ ...chainRule, name });
+
+const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns }];
+// The chain rule's own module, and the configuration that reads the chains it names.
+const restrictImportsExceptChains = (...patterns) => ['error', { patterns }];
 
 // What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
 // operations and the sources below them never import it, so no request runs back up.
@@ -153,6 +167,18 @@ export default defineConfig([
     },
   },
   ...sourceFolderRules,
+  // Tests and scripts are outside the rule; so are the chain rule itself and the configuration.
+  {
+    files: ['lib/operations/chains.ts'],
+    rules: {
+      'no-restricted-imports': restrictImportsExceptChains(
+        { regex: `^@/lib/sources/(?!(${shared})$)`, message: 'Operations reach sources through the picker: import { sources } from @/lib/sources.' },
+        noUpperLib,
+        noUi,
+      ),
+    },
+  },
+  { files: ['lib/config.ts'], rules: { 'no-restricted-imports': restrictImportsExceptChains(noUi, noSources) } },
   // The one module that picks sources, and the one that reads the environment.
   { files: ['lib/sources/index.ts', 'lib/config.ts', 'lib/interface/nft-resync.ts'], rules: { 'no-restricted-syntax': 'off' } },
   { files: ['lib/config.ts'], rules: { 'no-restricted-properties': 'off' } },

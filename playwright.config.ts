@@ -5,12 +5,15 @@ import { freePortsSync } from './scripts/lib/free-ports.mjs';
 // Free ports unless E2E_* name them, so runs never collide with each other or with `npm run dev`.
 // Written back to process.env: Playwright's workers inherit it (and so read the same ports when they
 // load this file), the specs read them there, and the web server gets them below.
-const PORT_VARS = ['E2E_PORT', 'E2E_HOSTED_PORT', 'E2E_EVM_PORT', 'E2E_LEDGER_PORT', 'E2E_NFT_PORT'] as const;
+const PORT_VARS = ['E2E_PORT', 'E2E_HOSTED_PORT', 'E2E_EVM_PORT', 'E2E_EVM2_PORT', 'E2E_LEDGER_PORT', 'E2E_NFT_PORT'] as const;
 const unset = PORT_VARS.filter((v) => !process.env[v]);
 if (unset.length > 0 && !process.env.E2E_BASE_URL) {
   const ports = freePortsSync(unset.length);
   unset.forEach((v, i) => (process.env[v] = String(ports[i])));
 }
+// A Lantern a spec starts without naming its nodes reads the e2e devnets (tests/support/lantern.ts passes the environment on).
+process.env.DEVNET_EVM_PORT ??= process.env.E2E_EVM_PORT;
+process.env.DEVNET_EVM2_PORT ??= process.env.E2E_EVM2_PORT;
 const port = Number(process.env.E2E_PORT);
 const hostedPort = Number(process.env.E2E_HOSTED_PORT);
 const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;

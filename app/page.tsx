@@ -1,4 +1,5 @@
 import { SavedWallets } from '@/components/auth/saved-wallets';
+import { servedChains } from '@/lib/operations/chains';
 import { DevnetShowcase } from '@/components/home/devnet-showcase';
 import { RecentSearches } from '@/components/home/recent-searches';
 import { SourcesInUse } from '@/components/home/sources-in-use';
@@ -9,8 +10,8 @@ import { describeSources, sourcesInUse } from '@/lib/operations/sources';
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
 
-export default function Home() {
-  const inUse = sourcesInUse();
+export default async function Home() {
+  const [inUse, sources, served] = await Promise.all([sourcesInUse(), describeSources(), servedChains('history')]);
   return (
     <>
       <PageShell>
@@ -28,14 +29,14 @@ export default function Home() {
           </div>
         </section>
 
-        {inUse.devnet && <DevnetShowcase />}
+        {inUse.devnet && <DevnetShowcase secondChain={served.some((c) => c.name === 'devnet2')} />}
 
         <div className="mt-10 grid gap-8 md:grid-cols-2">
           <SavedWallets />
           <RecentSearches />
         </div>
 
-        <SourcesInUse kind={inUse.kind} sources={describeSources()} />
+        <SourcesInUse inUse={inUse} sources={sources} />
       </PageShell>
     </>
   );

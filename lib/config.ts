@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { LOCAL_DEVNETS, chainById, chainOrCustom, findChain, hexChainId } from './chains';
 import { developmentOrigins, parsePublicOrigins } from './public-origins.mjs';
 
 /**
@@ -34,6 +35,7 @@ const envSchema = z.object({
   LEDGER_API_URL_TESTNET: optionalUrl('LEDGER_API_URL_TESTNET'),
   LEDGER_API_URL_LOCAL: optionalUrl('LEDGER_API_URL_LOCAL'),
   EVM_RPC_URL: optionalUrl('EVM_RPC_URL'),
+  EVM_RPC_URLS: z.preprocess(emptyToUndefined, z.string().optional()),
   EVM_REORG_DEPTH: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_REORG_DEPTH must be a number of blocks' }).int().min(0).max(10_000).default(12)),
   EVM_HISTORY_WINDOW: z.preprocess(
     emptyToUndefined,
@@ -41,6 +43,7 @@ const envSchema = z.object({
   ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   EVM_WS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^wss?$/, error: 'EVM_WS_URL must be a ws:// or wss:// URL' }).optional()),
+  EVM_WS_URLS: z.preprocess(emptyToUndefined, z.string().optional()),
   EVM_HEAD_POLL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: 'EVM_HEAD_POLL_MS must be a number of milliseconds' }).int().min(100).max(60_000).default(1000),
@@ -94,11 +97,28 @@ const envSchema = z.object({
   ),
   WALLETCONNECT_PROJECT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   DEVNET_EVM_PORT: port('DEVNET_EVM_PORT', 8545),
+  DEVNET_EVM2_PORT: port('DEVNET_EVM2_PORT', 8546),
   DEVNET_LEDGER_PORT: port('DEVNET_LEDGER_PORT', 8080),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 
 export type LedgerNetwork = 'mainnet' | 'testnet' | 'local';
+
+/** One EVM JSON-RPC node Lantern reads, as the configuration names it. */
+export interface EvmNodeConfig {
+  /** The node's URL. It may carry a provider key: never logged nor shown (hosts only). */
+  url: string;
+  /** The chain the configuration names for it; null: the node says (EVM_RPC_URL), checked at start-up. */
+  chainId: number | null;
+  /** Where the configuration names it, for messages: `EVM_RPC_URLS (polygon)`, `EVM_RPC_URL`, `DEVNET_EVM2_PORT`. */
+  variable: string;
+  /**
+   * Where the node pushes new heads (`eth_subscribe newHeads`): EVM_WS_URL for EVM_RPC_URL's node,
+   * EVM_WS_URLS' entry for a named one, else the node's own URL as ws:// when it is on loopback (anvil
+   * serves WebSocket on its HTTP port); null: the head follower polls every evmHeadPollMs.
+   */
+  wsUrl: string | null;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -109,20 +129,17 @@ export interface Config {
   authApiUrl: string;
   /** Base to which `/blocks/by_version/{version}` is appended, per network. */
   ledgerUrls: Record<LedgerNetwork, string>;
-  evmRpcUrl: string;
-  /** True when EVM_RPC_URL is the embedded devnet (chain 31337 is then accepted and the default). */
-  evmIsDevnet: boolean;
+  /**
+   * The EVM nodes Lantern reads, one per chain: EVM_RPC_URL's (its chain read from the node) and
+   * EVM_RPC_URLS' (`chain=url,...`); neither set and no DATA_API_KEY: the two local devnets of `npm run dev`.
+   */
+  evmNodes: EvmNodeConfig[];
   /** Blocks this close to the head may still be replaced: indexed, rescanned next time, never kept as final (devnet too). */
   evmReorgDepth: number;
   /** How long one read of the node's head (and its hash) is shared by the requests of an instance. */
   evmHeadTtlMs: number;
   /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
   evmHistoryWindow: number;
-  /**
-   * Where new heads are pushed (`eth_subscribe newHeads`): EVM_WS_URL, else the devnet's own WebSocket
-   * (anvil serves it on its HTTP port); null: the head follower polls every evmHeadPollMs.
-   */
-  evmWsUrl: string | null;
   evmHeadPollMs: number;
   /** Live pages (lib/live): hosted mode polls each watched wallet's first page this often, at least. */
   liveHostedPollS: number;
@@ -136,14 +153,14 @@ export interface Config {
   /** How long the instance following a chain holds its lease without renewing it (another takes over after). */
   liveLeaseMs: number;
   ensRpcUrl?: string;
+  /** DEFAULT_CHAIN's chain id: what a request naming no chain means. Null: the first node's chain, else eth. */
+  defaultChainId: number | null;
+  /** Hosted mode with DEFAULT_CHAIN a local devnet: the hosted API is another Lantern reading the devnets, which it is asked for. */
+  hostedDevnets: boolean;
   /** A Sourcify-compatible server (`{url}/v2/contract/{chainId}/{address}?fields=abi`): verified ABIs, read in the background. */
   sourcifyUrl?: string;
   /** An OpenChain-compatible signature database (`{url}/signature-database/v1/lookup`), asked in the background. */
   signatureLookupUrl?: string;
-  /** Chain used when a request names none: `devnet` on the embedded default, else `eth`. */
-  defaultChain: string;
-  /** Whether chain `devnet` (0x7a69) is accepted: Lantern reads the devnet itself, or fronts a Lantern that does. */
-  acceptDevnet: boolean;
   databaseUrl?: string;
   dataDir: string;
   sessionSecret: string;
@@ -179,6 +196,7 @@ export interface Config {
   nftMetadataAllowHosts: string[];
   walletConnectProjectId?: string;
   devnetEvmPort: number;
+  devnetEvm2Port: number;
   devnetLedgerPort: number;
   logLevel: string;
 }
@@ -194,7 +212,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   }
   const e = parsed.data;
   const mode = e.DATA_API_KEY ? 'hosted' : 'node';
-  const evmRpcUrl = e.EVM_RPC_URL ?? `http://127.0.0.1:${e.DEVNET_EVM_PORT}`;
+  const evmNodes = evmNodesFrom(e, mode);
+  const defaultChainId = defaultChainFrom(e, mode, evmNodes);
   const ledgerDefaults =
     mode === 'hosted'
       ? { mainnet: 'https://mainnet-aptos-api.moralis.io', testnet: 'https://testnet-aptos-api.moralis.io' }
@@ -214,12 +233,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       testnet: e.LEDGER_API_URL_TESTNET ?? ledgerDefaults.testnet,
       local: e.LEDGER_API_URL_LOCAL ?? `http://127.0.0.1:${e.DEVNET_LEDGER_PORT}/v1`,
     },
-    evmRpcUrl,
-    evmIsDevnet: isLocal(evmRpcUrl),
+    evmNodes,
     evmReorgDepth: e.EVM_REORG_DEPTH,
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     evmHistoryWindow: e.EVM_HISTORY_WINDOW,
-    evmWsUrl: e.EVM_WS_URL ? e.EVM_WS_URL.replace(/\/+$/, '') : isLocal(evmRpcUrl) ? evmRpcUrl.replace(/^http/, 'ws') : null,
     evmHeadPollMs: e.EVM_HEAD_POLL_MS,
     liveHostedPollS: e.LIVE_HOSTED_POLL_S,
     liveHostedPerMinute: e.LIVE_HOSTED_PER_MINUTE,
@@ -228,10 +245,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     liveHeartbeatS: e.LIVE_HEARTBEAT_S,
     liveLeaseMs: e.LIVE_LEASE_MS,
     ensRpcUrl: e.ENS_RPC_URL,
+    defaultChainId,
+    hostedDevnets: mode === 'hosted' && LOCAL_DEVNETS.some((d) => d.id === defaultChainId),
     sourcifyUrl: e.SOURCIFY_URL,
     signatureLookupUrl: e.SIGNATURE_LOOKUP_URL,
-    defaultChain: e.DEFAULT_CHAIN ?? (mode === 'node' && isLocal(evmRpcUrl) ? 'devnet' : 'eth'),
-    acceptDevnet: (mode === 'node' && isLocal(evmRpcUrl)) || ['devnet', '0x7a69'].includes((e.DEFAULT_CHAIN ?? '').toLowerCase()),
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
     sessionSecret: e.SESSION_SECRET ?? developmentSecret(e.DATA_DIR),
@@ -253,6 +270,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     nftMetadataAllowHosts: e.NFT_METADATA_ALLOW_HOSTS.map((h) => h.toLowerCase()),
     walletConnectProjectId: e.WALLETCONNECT_PROJECT_ID,
     devnetEvmPort: e.DEVNET_EVM_PORT,
+    devnetEvm2Port: e.DEVNET_EVM2_PORT,
     devnetLedgerPort: e.DEVNET_LEDGER_PORT,
     logLevel: e.LOG_LEVEL,
   };
@@ -279,7 +297,81 @@ function publicOriginsFrom(e: z.output<typeof envSchema>, env: Record<string, st
   return developmentOrigins(env.PORT ?? 3000);
 }
 
+const invalid = (line: string) => new ConfigError(`Lantern's configuration is invalid:\n  ${line}`);
+
+/**
+ * The nodes: EVM_RPC_URL (its chain read from the node) and EVM_RPC_URLS (`name=url` or `0xhex=url`,
+ * comma-separated); with neither and no key, the two local devnets. Messages name the entry by its chain,
+ * never by its URL (which may hold a key).
+ */
+function evmNodesFrom(e: z.output<typeof envSchema>, mode: 'hosted' | 'node'): EvmNodeConfig[] {
+  const nodes: EvmNodeConfig[] = [];
+  const sockets = wsUrlsFrom(e);
+  const ws = (url: string, named?: string) => named ?? (isLocal(url) ? url.replace(/^http/, 'ws') : null);
+  if (e.EVM_RPC_URL) nodes.push({ url: e.EVM_RPC_URL, chainId: null, variable: 'EVM_RPC_URL', wsUrl: ws(e.EVM_RPC_URL, e.EVM_WS_URL?.replace(/\/+$/, '')) });
+  const entries = (e.EVM_RPC_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  entries.forEach((entry, i) => {
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw invalid(`EVM_RPC_URLS: entry ${i + 1} is not chain=url (a chain name such as eth or polygon, or a hex chain id such as 0x2105, then = and the node's URL)`);
+    const name = entry.slice(0, eq).trim();
+    const shown = name.length > 32 ? `${name.slice(0, 32)}...` : name;
+    const id = findChain(name)?.id ?? hexChainId(name);
+    if (id === undefined) throw invalid(`EVM_RPC_URLS: entry ${i + 1} names an unknown chain "${shown}" (use a chain name such as eth or polygon, or a hex chain id such as 0x2105)`);
+    const chain = chainOrCustom(id);
+    const url = z.url({ protocol: /^https?$/ }).safeParse(entry.slice(eq + 1).trim());
+    if (!url.success) throw invalid(`EVM_RPC_URLS: the node for ${chain.name} (entry ${i + 1}) must be an http(s) URL`);
+    const twice = nodes.find((n) => n.chainId === id);
+    if (twice) throw invalid(`EVM_RPC_URLS: two nodes for ${chain.name} (${chain.hex}); name one node per chain`);
+    const nodeUrl = url.data.replace(/\/+$/, '');
+    nodes.push({ url: nodeUrl, chainId: id, variable: `EVM_RPC_URLS (${chain.name})`, wsUrl: ws(nodeUrl, sockets.get(id)) });
+  });
+  if (nodes.length > 0 || mode === 'hosted') return nodes;
+  // `npm run dev`: both local devnets, on their ports.
+  return [
+    { url: `http://127.0.0.1:${e.DEVNET_EVM_PORT}`, chainId: LOCAL_DEVNETS[0].id, variable: 'DEVNET_EVM_PORT (the local devnet)', wsUrl: `ws://127.0.0.1:${e.DEVNET_EVM_PORT}` },
+    { url: `http://127.0.0.1:${e.DEVNET_EVM2_PORT}`, chainId: LOCAL_DEVNETS[1].id, variable: 'DEVNET_EVM2_PORT (the second local devnet)', wsUrl: `ws://127.0.0.1:${e.DEVNET_EVM2_PORT}` },
+  ];
+}
+
+/** A node on loopback: anvil, which serves WebSocket on its HTTP port. */
 const isLocal = (u: string) => /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?$/.test(u);
+
+/** EVM_WS_URLS (`chain=ws-url,...`): the WebSocket of a node EVM_RPC_URLS names, by chain id. */
+function wsUrlsFrom(e: z.output<typeof envSchema>): Map<number, string> {
+  const out = new Map<number, string>();
+  const entries = (e.EVM_WS_URLS ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  entries.forEach((entry, i) => {
+    const eq = entry.indexOf('=');
+    const name = eq > 0 ? entry.slice(0, eq).trim() : '';
+    const id = name ? (findChain(name)?.id ?? hexChainId(name)) : undefined;
+    if (id === undefined) throw invalid(`EVM_WS_URLS: entry ${i + 1} is not chain=ws-url with a chain EVM_RPC_URLS names`);
+    const url = z.url({ protocol: /^wss?$/ }).safeParse(entry.slice(eq + 1).trim());
+    if (!url.success) throw invalid(`EVM_WS_URLS: the WebSocket for ${chainOrCustom(id).name} (entry ${i + 1}) must be a ws:// or wss:// URL`);
+    out.set(id, url.data.replace(/\/+$/, ''));
+  });
+  const named = new Set((e.EVM_RPC_URLS ?? '').split(',').map((x) => x.split('=')[0]!.trim()).filter(Boolean).map((n) => findChain(n)?.id ?? hexChainId(n)));
+  for (const id of out.keys()) if (!named.has(id)) throw invalid(`EVM_WS_URLS: ${chainOrCustom(id).name} has no node in EVM_RPC_URLS`);
+  return out;
+}
+
+/**
+ * DEFAULT_CHAIN, one meaning everywhere: the chain a request (page, API call, action, CSV) naming none
+ * means. It must be a chain this server serves; unset, the first node's chain, else eth.
+ */
+function defaultChainFrom(e: z.output<typeof envSchema>, mode: 'hosted' | 'node', nodes: EvmNodeConfig[]): number | null {
+  if (!e.DEFAULT_CHAIN) return null;
+  const id = findChain(e.DEFAULT_CHAIN)?.id ?? hexChainId(e.DEFAULT_CHAIN);
+  if (id === undefined) throw invalid('DEFAULT_CHAIN: not a chain Lantern knows (use a chain name such as eth or polygon, or a hex chain id)');
+  const chain = chainOrCustom(id);
+  const byNode = nodes.some((n) => n.chainId === id);
+  // The hosted API serves every chain of the registry (a local devnet: when it is another Lantern, see hostedDevnets).
+  const byHosted = mode === 'hosted' && chainById(id) !== undefined;
+  // A node whose chain the node itself says (EVM_RPC_URL) may be the one: that is checked at start-up.
+  if (!byNode && !byHosted && !nodes.some((n) => n.chainId === null)) {
+    throw invalid(`DEFAULT_CHAIN: ${chain.name} (${chain.hex}) is not served by this Lantern: no node for it (EVM_RPC_URL, EVM_RPC_URLS)${mode === 'hosted' ? '' : ' and no DATA_API_KEY'}`);
+  }
+  return id;
+}
 
 /** Development only: a random secret kept under the data dir so sessions survive restarts. */
 function developmentSecret(dataDir: string): string {

@@ -39,6 +39,7 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'upstream_unavailable'
   | 'upstream_bad_response'
+  | 'upstream_misconfigured'
   | 'internal_error';
 
 export class LanternError extends Error {

@@ -2,6 +2,8 @@ import 'server-only';
 import { config, ConfigError, isBuildPhase } from './config';
 
 const DB_OPEN_LIMIT_MS = 15_000;
+/** How long start-up waits for each EVM node to say its chain: a node that refuses connections answers at once. */
+const NODE_CHECK_MS = 3_000;
 
 /**
  * Runs once as a server instance starts (instrumentation.ts). A bad configuration stops start-up here,
@@ -23,6 +25,17 @@ export async function startup() {
   if (isBuildPhase()) return; // `next build` loads this too; no database there
 
   const { log } = await import('./log');
+  // Each EVM node must serve the chain it is named for, one node per chain: otherwise the server does not
+  // start (the message names the variable and the host, never the URL). A node that does not answer is
+  // logged and checked again on first use.
+  const { checkChainNodes } = await import('./operations/chains');
+  const nodes = await checkChainNodes(NODE_CHECK_MS);
+  if (nodes.refused.length > 0) {
+    process.stderr.write(`Lantern's configuration is invalid:\n${nodes.refused.map((r) => `  ${r}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  if (nodes.unreachable.length > 0) log().warn({ nodes: nodes.unreachable }, 'EVM nodes not answering at start-up');
+
   const started = performance.now();
   try {
     const { db } = await import('./db');
@@ -49,9 +62,9 @@ export async function startup() {
   void import('./operations/health')
     .then(({ health }) => health())
     .then((h) => {
-      const down = Object.entries(h.sources)
-        .filter(([k, v]) => k !== 'describe' && typeof v === 'object' && v !== null && 'ok' in v && !v.ok)
-        .map(([k]) => k);
+      const { evm_nodes: nodes = {}, describe: _describe, ...others } = h.sources as Record<string, unknown> & { evm_nodes?: Record<string, { ok: boolean }> };
+      const checks: [string, unknown][] = [...Object.entries(nodes).map(([chain, p]): [string, unknown] => [`evm_node:${chain}`, p]), ...Object.entries(others)];
+      const down = checks.filter(([, v]) => typeof v === 'object' && v !== null && 'ok' in v && !(v as { ok: boolean }).ok).map(([k]) => k);
       if (down.length) log().warn({ sources: down }, 'sources unreachable at start-up');
       else log().info('every source reachable at start-up');
     })

@@ -18,8 +18,11 @@ if (!existsSync('.next/BUILD_ID')) {
   await run('node', ['node_modules/next/dist/bin/next', 'build']);
 }
 
-const [evmPort, ledgerPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
-const nets = await startDevnets({ evmPort, ledgerPort, log: () => undefined });
+const [evmPort, evm2Port, ledgerPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+const nets = await startDevnets({ evmPort, evm2Port, ledgerPort, log: () => undefined });
+// Every server the benchmarks start reads these devnets when it names no node (bench/server.mjs passes the environment on).
+process.env.DEVNET_EVM_PORT = String(evmPort);
+process.env.DEVNET_EVM2_PORT = String(evm2Port);
 const keyA = 'bench-key-0123456789';
 const a = await startServer(portA, { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort) });
 // B fronts A as if A were the hosted API (A is open, so B's key is simply carried along), with its

@@ -11,7 +11,8 @@ import { developmentOrigins } from '../lib/public-origins.mjs';
 
 const want = devnetsWanted();
 const nets = await startDevnets(want);
-if (nets.evm) console.log(`EVM devnet    ${nets.evm.url}`);
+if (nets.evm) console.log(`EVM devnet    ${nets.evm.url}  (devnet, chain 31337)`);
+if (nets.evm2) console.log(`EVM devnet 2  ${nets.evm2.url}  (devnet2, chain 31338)`);
 if (nets.ledger) console.log(`ledger devnet ${nets.ledger.url}`);
 // The devnet's Far Lanterns keep their metadata at ipfs:// URIs this local gateway serves: by default
 // Lantern resolves ipfs:// through it and may fetch from it (loopback is otherwise always refused).

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Playwright's web server. Two production servers of the last build over the devnets:
+// Playwright's web server. Two production servers of the last build over the devnets (both EVM devnets,
+// E2E_EVM_PORT and E2E_EVM2_PORT, the ledger, the NFT gateway):
 //   A (E2E_PORT, node mode): Lantern's own sources on the devnets, with API_KEYS set, so its pages
 //     must work through page tokens alone;
 //   B (E2E_HOSTED_PORT, hosted mode): DATA_API_URL and AUTH_API_URL point at A, with one of A's keys
@@ -19,16 +20,18 @@ import { shutdownOnce } from './lib/shutdown.mjs';
 // same way on every machine (connection refused) instead of depending on whether the public nodes are
 // reachable. B has a closed port of its own rather than going through A, so what one spec's error pages
 // do to A (its breakers) never reaches another spec through B.
-const [freeA, freeB, freeEvm, freeLedger, freeNft, closedPortA, closedPortB] = freePortsSync(7);
+const [freeA, freeB, freeEvm, freeEvm2, freeLedger, freeNft, closedPortA, closedPortB] = freePortsSync(8);
 const portA = Number(process.env.E2E_PORT ?? freeA);
 const portB = Number(process.env.E2E_HOSTED_PORT ?? freeB);
 const evmPort = Number(process.env.E2E_EVM_PORT ?? freeEvm);
+const evm2Port = Number(process.env.E2E_EVM2_PORT ?? freeEvm2);
 const ledgerPort = Number(process.env.E2E_LEDGER_PORT ?? freeLedger);
 const nftPort = Number(process.env.E2E_NFT_PORT ?? freeNft);
-if (!process.env.E2E_PORT) console.log(`e2e: A http://127.0.0.1:${portA}, B http://127.0.0.1:${portB}, evm ${evmPort}, ledger ${ledgerPort}`);
+if (!process.env.E2E_PORT) console.log(`e2e: A http://127.0.0.1:${portA}, B http://127.0.0.1:${portB}, evm ${evmPort}, evm2 ${evm2Port}, ledger ${ledgerPort}`);
 export const E2E_API_KEY = 'e2e-api-key-0123456789abcdef';
 
-const nets = await startDevnets({ evmPort, ledgerPort, nftPort });
+// Both EVM devnets (A reads each from its node: its default nodes) and the ledger.
+const nets = await startDevnets({ evmPort, evm2Port, ledgerPort, nftPort });
 // The Far Lanterns' off-chain metadata, as `npm run dev` serves it (scripts/dev.mjs): A resolves ipfs://
 // through the devnet's local gateway and may fetch from it; B shows the images through it too.
 const nftGateway = `${nets.nftMetadata.url}/ipfs`;
@@ -102,6 +105,7 @@ function start(port, env) {
       NEXT_TELEMETRY_DISABLED: '1',
       DATA_DIR: dataDir,
       DEVNET_EVM_PORT: String(evmPort),
+      DEVNET_EVM2_PORT: String(evm2Port),
       DEVNET_LEDGER_PORT: String(ledgerPort),
       SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-session-secret-0123456789abcdef0123',
       PUBLIC_URL: `http://127.0.0.1:${port}`,

@@ -45,10 +45,14 @@ const handle = app.getRequestHandler();
 await app.prepare();
 // The build's server actions: an id not among them is answered by the guard (edge-guard.mjs).
 const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
-// Load every route before the first real request (LANTERN_WARM_UP=off skips it).
+// Load every route before the first real request (LANTERN_WARM_UP=off skips it). Either way one request
+// goes through first: it runs start-up (a refused configuration or EVM node stops the server here, never
+// after it listened).
 if (process.env.LANTERN_WARM_UP !== 'off') {
   const ms = await warmUp(handle, (line) => console.warn(line));
   console.log(`Lantern warmed up in ${ms} ms`);
+} else {
+  await warmUp(handle, (line) => console.warn(line), ['/robots.txt']);
 }
 
 // Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (edge-guard.mjs).

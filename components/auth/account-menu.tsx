@@ -14,7 +14,7 @@ export async function AccountMenu() {
   // Only the wallet's own cookie goes to the client; the session cookie is httpOnly and stays here.
   const wallet = (await cookies()).get('lantern-wallet.store')?.value;
   // Which chains and whether the devnet account are offered is the sources' answer (asked here, on the server).
-  const { devnet, chainIds } = connectOptions();
+  const { devnet, chainIds } = await connectOptions();
   return (
     <AccountButton
       session={session ? { address: session.address, chainId: session.chainId } : null}

@@ -2,11 +2,13 @@ import Link from 'next/link';
 import { sourcesInUse } from '@/lib/operations/sources';
 
 /** Says in one line which sources answer on this server, so a reader knows what the pages are built from. */
-export function SiteFooter() {
-  const inUse = sourcesInUse();
+export async function SiteFooter() {
+  const inUse = await sourcesInUse();
   const answers =
     inUse.kind === 'hosted'
-      ? 'Answers come from the hosted data API, through this server.'
+      ? inUse.nodes
+        ? 'Answers come from this server’s own nodes for their chains, and from the hosted data API for the rest.'
+        : 'Answers come from the hosted data API, through this server.'
       : inUse.devnet
         ? 'Answers come from the embedded devnets: a local EVM chain and a simulated ledger, read by this server.'
         : 'Answers come from this server’s own nodes (EVM JSON-RPC and ledger REST).';

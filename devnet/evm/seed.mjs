@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { decodeAbiParameters, encodeFunctionData, formatEther, formatUnits, getAddress, keccak256, maxUint256, parseAbi, toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { rpcClient } from './rpc.mjs';
+import { renderSecondChainMd } from './second.mjs';
 import {
   ACCOUNTS, CHAIN_ID, DEV_ACCOUNTS, DEV_BALANCE_ETH, GENESIS_TIMESTAMP, MAX_FEE_PER_GAS, MAX_PRIORITY_FEE_PER_GAS,
   MNEMONIC, buildPlan, loadArtifacts,
@@ -470,7 +471,7 @@ export function renderScenarioMd(m) {
   L.push('## Final NFT ownership', '', '| contract | standard | token id | owner | amount |', '|---|---|---|---|---|');
   for (const f of m.final_nft_ownership) L.push(`| ${f.contractKey} | ${f.standard} | ${f.tokenId} | ${f.ownerName ?? f.owner} | ${f.amount} |`);
   L.push('');
-  return L.join('\n');
+  return `${L.join('\n')}\n${renderSecondChainMd()}`;
 }
 
 /** Pretty at the top, one line per transaction / NFT row: readable and diffable. */

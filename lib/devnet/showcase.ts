@@ -29,6 +29,15 @@ export const SHOWCASE_WALLETS: ShowcaseWallet[] = [
   { name: 'holder', address: '0x02484cb50AAC86Eae85610D6f4Bf026f30f6627D', tab: 'history', shows: 'Odd tokens (rebasing, fee-on-transfer, bytes32, a reverting balanceOf) and approvals unlimited, partly used and revoked' },
 ];
 
+/**
+ * The second devnet (chain 31338, `devnet2`; devnet/evm/second.mjs): a wallet active on both chains and
+ * one active only there, each linked on that chain.
+ */
+export const SHOWCASE_SECOND_CHAIN: ShowcaseWallet[] = [
+  { name: 'nadia', address: '0x1BcB8e569EedAb4668e55145Cfeaf190902d3CF2', tab: 'history', shows: 'Active only on devnet 2: funded there, pays bob, trades D2D and a Second Light' },
+  { name: 'alice', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', tab: 'nfts', shows: 'Active on both devnets: on devnet 2 she funds herself and holds D2D and a Second Light' },
+];
+
 export interface ShowcaseVersion {
   version: number;
   label: string;

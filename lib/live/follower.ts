@@ -1,5 +1,5 @@
 import 'server-only';
-import { chainById, type Chain } from '@/lib/chains';
+import { chainOrCustom, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { followChain, liveChain, walletChangesSince, type CheckedHead } from '@/lib/operations/live';
@@ -118,8 +118,7 @@ export class ChainFollower extends LeasedJob {
   }
 
   protected async run(signal: AbortSignal): Promise<void> {
-    const chain = chainById(this.key);
-    if (!chain) throw new Error(`unknown chain ${this.key}`);
+    const chain = chainOrCustom(this.key);
     this.positions.clear();
     this.lastHead = null;
     log().info({ chainId: this.key }, 'live: following this chain’s heads');
@@ -152,7 +151,11 @@ export class HostedPoller extends LeasedJob {
   private positions = new Map<string, string>();
   private turn = 0;
 
-  constructor(bus: Bus) {
+  /** `polls`: the chains whose wallets are polled here (those the hosted API answers for). */
+  constructor(
+    bus: Bus,
+    private readonly polls: (chainId: number) => boolean,
+  ) {
     super(0, bus);
   }
 
@@ -172,7 +175,7 @@ export class HostedPoller extends LeasedJob {
 
   /** One round: the next `n` watched wallets in turn (all of them when the budget allows). */
   private async round(n: number): Promise<void> {
-    const chains = [...(await watchedChains()).entries()].filter(([, wallets]) => wallets > 0).map(([id]) => id);
+    const chains = [...(await watchedChains()).entries()].filter(([id, wallets]) => wallets > 0 && this.polls(id)).map(([id]) => id);
     const all: { chainId: number; address: string }[] = [];
     for (const chainId of chains) for (const address of await watchedWallets(chainId)) all.push({ chainId, address });
     const keys = new Set(all.map((w) => `${w.chainId}:${w.address}`));
@@ -185,7 +188,7 @@ export class HostedPoller extends LeasedJob {
       const key = `${chainId}:${address}`;
       const after = this.positions.get(key) ?? null;
       try {
-        const chain = await liveChain(chainById(chainId)?.name);
+        const chain = await liveChain(chainOrCustom(chainId).name);
         const { events, position } = await walletChangesSince(chain, address, after ? parseId(after) : null);
         const id = formatId(position);
         this.positions.set(key, id);

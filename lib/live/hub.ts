@@ -173,12 +173,16 @@ export class LiveHub {
       const counts = await watchedChains();
       if (this.blind) log().info('live: the database answers again; following resumes');
       this.blind = false;
-      if (liveFollows()) {
-        for (const id of counts.keys()) if (!this.followers.has(id)) this.followers.set(id, new ChainFollower(id, this.bus));
-        for (const [id, f] of this.followers) await f.tick(counts.has(id) ? Math.max(1, counts.get(id)!) : 0);
-      } else {
-        this.poller ??= new HostedPoller(this.bus);
-        await this.poller.tick([...counts.values()].reduce((a, b) => a + b, 0));
+      // A chain a node serves is followed head by head; one the hosted API answers is polled.
+      let polled = 0;
+      for (const [id, n] of counts) {
+        if (!liveFollows(id)) polled += n;
+        else if (!this.followers.has(id)) this.followers.set(id, new ChainFollower(id, this.bus));
+      }
+      for (const [id, f] of this.followers) await f.tick(counts.has(id) ? Math.max(1, counts.get(id)!) : 0);
+      if (polled > 0 || this.poller) {
+        this.poller ??= new HostedPoller(this.bus, (id) => !liveFollows(id));
+        await this.poller.tick(polled);
       }
     } catch (e) {
       if (!this.blind) log().warn({ err: (e as Error).message }, 'live: could not read which chains are watched; nothing is followed until the database answers');

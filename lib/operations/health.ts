@@ -8,7 +8,8 @@ import { breakerSnapshots } from '@/lib/sources/breakers';
 
 /**
  * What a load balancer and an operator need: is the database up (the instance is useless without it:
- * `ok`), and can each source be reached right now. Each source's check goes through its breaker, so it
+ * `ok`), and can each source be reached right now: each EVM node by its chain (`sources.evm_nodes`), the
+ * hosted services, the local ledger; which chains are served and by whom (`chains`). Each source's check goes through its breaker, so it
  * is also the breaker's probe: while a breaker is open the upstream is left alone and the check says so;
  * once its cool-down is over, health's check may be the one probe. Checks wait at most 1.5 s (less when
  * UPSTREAM_TIMEOUT_MS is shorter) and are kept a few seconds, so a burst of health checks never becomes
@@ -34,21 +35,31 @@ export async function health() {
         await r.ping();
       })
     : undefined;
-  // Which transactions wallet histories can hold on this source, in words (a node: evm-node/capabilities.ts);
+  // Which transactions wallet histories can hold on each node-read chain, in words (evm-node/capabilities.ts);
   // asked beside the source checks, so health waits for the slower of the two, not their sum.
-  const coverage = sources().history.coverage(Math.min(CHECK_MS, c.upstreamTimeoutMs));
+  const coverage = sources().coverage(Math.min(CHECK_MS, c.upstreamTimeoutMs));
   // Shared while in flight, so concurrent health checks make one round of checks.
   if (!last || Date.now() - last.at > 5000) last = { at: Date.now(), value: probeSources() };
   const probed = await last.value;
   const covered = await coverage;
-  const history = covered ? { evm_history: covered } : {};
-  return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, ...history, breakers: breakerSnapshots() };
+  const history = Object.keys(covered).length > 0 ? { evm_history: covered } : {};
+  const { chains } = await sources().chains();
+  const served = chains.map((s) => ({ chain: s.chain.name, chain_id: s.chain.hex, source: s.source, operations: s.operations }));
+  return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, chains: served, ...history, breakers: breakerSnapshots() };
 }
 
 async function probeSources() {
   const s = sources();
-  const entries = await Promise.all(s.probes().map(async (p) => [p.name, await check(p.breaker, (signal) => (p.check === 'rpc' ? rpc(p.url, signal) : reach(p.url, signal)))] as const));
-  return { ...Object.fromEntries(entries), describe: s.describe() };
+  const probes = await s.probes();
+  const results = await Promise.all(
+    probes.map(async (p) => {
+      const result: Probe = p.pending || !p.breaker ? { ok: false, error: p.pending ?? 'not checked' } : await check(p.breaker, (signal) => (p.check === 'rpc' ? rpc(p.url, signal) : reach(p.url, signal)));
+      return { p, result: p.about ? { ...result, ...p.about } : result };
+    }),
+  );
+  const evmNodes = Object.fromEntries(results.filter((r) => r.p.group === 'evm_nodes').map((r) => [r.p.name, r.result]));
+  const others = Object.fromEntries(results.filter((r) => r.p.group !== 'evm_nodes').map((r) => [r.p.name, r.result]));
+  return { ...(Object.keys(evmNodes).length > 0 ? { evm_nodes: evmNodes } : {}), ...others, describe: await s.describe() };
 }
 
 /**

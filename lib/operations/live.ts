@@ -1,11 +1,12 @@
 import 'server-only';
-import type { Chain } from '@/lib/chains';
+import { chainOrCustom, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { historyQuerySchema, serializeTransaction, type HistoryPageWire, type HistoryQuery } from '@/lib/interface/history';
 import { formatId, planChanges, type PageRow, type Position } from '@/lib/live/protocol';
 import { sources, type CheckedHead } from '@/lib/sources';
 import type { LiveEvent, LiveHello } from '@/lib/view/live';
 import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
+import { defaultChain, requestChain } from './chains';
 import { getWalletHistory } from './wallet-history';
 
 /**
@@ -23,38 +24,42 @@ export type { CheckedHead } from '@/lib/sources';
  * answer is a 200).
  */
 export async function liveChain(value: string | undefined): Promise<Chain> {
-  const s = sources();
-  const chain = await s.chains.requestChain(value, 'history');
-  await s.follow?.current(chain.id);
+  const chain = await requestChain(value, 'history');
+  await followOf(chain.id)?.current(chain.id);
   return chain;
+}
+
+/** Who follows a chain's heads: its node; null where the hosted API answers for it (polled instead). */
+function followOf(chainId: number) {
+  return sources().evm(chainOrCustom(chainId)).follow;
 }
 
 /** How streams learn of changes here: following heads, or polling the hosted API's first pages. */
 export function liveHello(chain: Chain): LiveHello {
-  const follows = sources().follow !== null;
+  const follows = followOf(chain.id) !== null;
   return { follows, interval_s: follows ? null : config().liveHostedPollS, chain: chain.name };
 }
 
-/** Whether heads can be followed here (node mode). */
-export function liveFollows(): boolean {
-  return sources().follow !== null;
+/** Whether this chain's heads can be followed here (a node serves it), rather than its wallets polled. */
+export function liveFollows(chainId: number): boolean {
+  return followOf(chainId) !== null;
 }
 
 /** Follows a chain's heads until `signal` aborts (the lease holder's job; see lib/live/follower.ts). */
 export function followChain(chainId: number, onHead: (h: CheckedHead) => Promise<void>, signal: AbortSignal, onTransport?: (t: 'websocket' | 'polling') => void): Promise<void> {
-  const follow = sources().follow;
-  if (!follow) throw new Error('This source does not follow chains');
+  const follow = followOf(chainId);
+  if (!follow) throw new Error(`No node follows chain ${chainId} here`);
   return follow.follow(chainId, onHead, signal, onTransport);
 }
 
 /** A head another instance followed: this instance reads pages at it from now on. */
 export async function heardHead(head: CheckedHead): Promise<void> {
-  await sources().follow?.heard(head);
+  await followOf(head.chainId)?.heard(head);
 }
 
 /** The wallet page's first page (newest first, the page's size), as the page asks for it: the stream's rows are its rows. */
 async function liveQuery(chain: Chain): Promise<HistoryQuery> {
-  const byDefault = await sources().chains.requestChain(undefined, 'history');
+  const byDefault = await defaultChain('history');
   const view: HistoryView = { chain: byDefault.id === chain.id ? null : chain.name, order: 'desc', from_date: null, to_date: null, from_block: null, to_block: null, internal: false, spam: false, cursor: [] };
   return historyQuerySchema.parse(historyApiQuery(view));
 }
@@ -73,7 +78,7 @@ async function newestPage(chain: Chain, address: string): Promise<{ rows: PageRo
  * stream, sent only the head (node) or nothing (hosted).
  */
 export async function walletChangesSince(chain: Chain, address: string, since: Position | null): Promise<{ events: LiveEvent[]; position: Position }> {
-  const follow = sources().follow;
+  const follow = followOf(chain.id);
   if (!follow) return planChanges({ since, now: null, page: await newestPage(chain, address) });
   for (let attempt = 0; ; attempt++) {
     const now = await follow.current(chain.id);
@@ -91,9 +96,10 @@ export async function walletChangesSince(chain: Chain, address: string, since: P
  * the chain cannot be followed here.
  */
 export async function liveStart(chainName: string): Promise<string | null> {
-  const follow = sources().follow;
+  const chain = await liveChain(chainName);
+  const follow = followOf(chain.id);
   if (!follow) return null;
-  const now = await follow.current((await liveChain(chainName)).id);
+  const now = await follow.current(chain.id);
   return formatId({ epoch: now.epoch, block: now.number, index: Number.POSITIVE_INFINITY });
 }
 
@@ -105,7 +111,7 @@ export function liveStartAfter(page: HistoryPageWire): string {
 
 /** The head event of a chain now (head-only streams: a pending transaction's page). */
 export async function headNow(chain: Chain): Promise<{ events: LiveEvent[]; position: Position } | null> {
-  const follow = sources().follow;
+  const follow = followOf(chain.id);
   if (!follow) return null;
   const now = await follow.current(chain.id);
   return planChanges({ since: null, now: { chain: chain.hex, epoch: now.epoch, head: now.number, hash: now.hash }, page: { rows: [], more: false } });

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import { sources } from '@/lib/sources';
+import { servesLocalDevnet } from './chains';
 
 /** Makes the EIP-4361 message to sign. */
 export async function requestChallenge(body: ChallengeRequestBody): Promise<ChallengeResponse> {
@@ -21,7 +22,8 @@ export function signInChains(): Promise<number[] | 'any'> {
 }
 
 /** What the connect dialog offers: the chains, and whether the devnet's built-in account is one of them. */
-export function connectOptions(): { devnet: boolean; chainIds: number[] } {
+export async function connectOptions(): Promise<{ devnet: boolean; chainIds: number[] }> {
   const s = sources();
-  return { devnet: s.devnet, chainIds: s.signIn.offeredChains() };
+  const { chains } = await s.chains();
+  return { devnet: await servesLocalDevnet(), chainIds: s.signIn.offeredChains(chains) };
 }

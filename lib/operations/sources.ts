@@ -1,18 +1,20 @@
 import 'server-only';
 import { sources, type SourceDescription, type SourceKind } from '@/lib/sources';
+import { servesLocalDevnet } from './chains';
 
 export type { SourceDescription, SourceKind };
 
-/** Which source answers each operation under the current configuration, safe to show anyone. */
-export function describeSources(): SourceDescription[] {
+/** Which source answers what, per chain, under the current configuration, safe to show anyone. */
+export function describeSources(): Promise<SourceDescription[]> {
   return sources().describe();
 }
 
 /**
- * What the pages say about where answers come from: the family of sources, and whether the devnet is
- * read (by this Lantern or by the one it fronts), so the devnet showcase and account are offered.
+ * What the pages say about where answers come from: the family of sources for sign-in and the ledgers,
+ * and whether a local devnet is read (by this Lantern or by the one it fronts), so the devnet showcase
+ * and account are offered.
  */
-export function sourcesInUse(): { kind: SourceKind; devnet: boolean } {
-  const s = sources();
-  return { kind: s.kind, devnet: s.devnet };
+export async function sourcesInUse(): Promise<{ kind: SourceKind; devnet: boolean; nodes: boolean }> {
+  const { chains } = await sources().chains();
+  return { kind: sources().kind, devnet: await servesLocalDevnet(), nodes: chains.some((s) => s.source === 'node') };
 }

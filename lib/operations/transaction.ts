@@ -1,7 +1,9 @@
 import 'server-only';
+import type { Chain } from '@/lib/chains';
 import { cached } from '@/lib/cache';
 import type { TransactionDetail, TransactionQuery } from '@/lib/interface/transaction';
 import { sources, type TokenFacts } from '@/lib/sources';
+import { requestChain } from './chains';
 import { decodeCall, signatureTable } from '@/lib/decode';
 import { decodeParts, readableName, readableTransaction, type ReadableTransaction } from '@/lib/view/tx-readable';
 
@@ -16,10 +18,10 @@ const RECENT_TTL_S = 5;
 const HOSTED_TTL_S = 60;
 
 export async function getTransaction(hash: string, query: TransactionQuery, verbose: boolean): Promise<TransactionDetail> {
-  const s = sources();
   const opts = { verbose, internal: query.include === 'internal_transactions' };
-  const chain = await s.chains.requestChain(query.chain, 'history');
-  const mark = await s.chains.mark();
+  const chain = await requestChain(query.chain, 'history');
+  const s = sources().evm(chain);
+  const mark = await s.chain.mark();
   const key = `tx:${s.kind}:${chain.hex}:${mark ? `${mark.epoch}:` : ''}${hash}:${verbose ? 'v' : 'p'}:${opts.internal ? 'i' : '-'}`;
   const ttl = (v: { final: boolean | null }) => (v.final === null ? HOSTED_TTL_S : v.final ? FINAL_TTL_S : RECENT_TTL_S);
   const out = await cached(key, { ttl }, () => s.transaction.transaction(hash, chain, opts));
@@ -37,9 +39,8 @@ export type { TokenFacts };
  */
 export async function getReadableTransaction(hash: string, query: TransactionQuery): Promise<{ tx: TransactionDetail; readable: ReadableTransaction }> {
   const tx = await getTransaction(hash, { ...query, include: 'internal_transactions' }, true);
-  const s = sources();
-  const chain = await s.chains.requestChain(query.chain, 'history');
-  const decoding = await s.transaction.decode(chain, decodeParts(tx));
+  const chain = await requestChain(query.chain, 'history');
+  const decoding = await sources().evm(chain).transaction.decode(chain, decodeParts(tx));
   return { tx, readable: readableTransaction(tx, decoding) };
 }
 
@@ -47,10 +48,10 @@ export async function getReadableTransaction(hash: string, query: TransactionQue
  * Names, symbols and decimals of the tokens a transaction moved, where the source reads the chain itself
  * (node mode); an empty map otherwise or when the lookup fails: the page then shows addresses.
  */
-export async function getTokenFacts(chainId: number, wanted: { address: string; hint: 'erc20' | 'erc721' | 'erc1155' }[]): Promise<Map<string, TokenFacts>> {
-  const source = sources().tokenFacts;
+export async function getTokenFacts(chain: Chain, wanted: { address: string; hint: 'erc20' | 'erc721' | 'erc1155' }[]): Promise<Map<string, TokenFacts>> {
+  const source = sources().evm(chain).tokenFacts;
   if (!source || wanted.length === 0) return new Map();
-  return source.tokenFacts(chainId, wanted).catch(() => new Map<string, TokenFacts>());
+  return source.tokenFacts(chain.id, wanted).catch(() => new Map<string, TokenFacts>());
 }
 
 /**

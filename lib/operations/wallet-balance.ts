@@ -4,6 +4,7 @@ import { cached } from '@/lib/cache';
 import type { BalanceQuery, NativeBalance } from '@/lib/interface/balance';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { sources } from '@/lib/sources';
+import { requestChain } from './chains';
 import { getWalletHistory } from './wallet-history';
 
 /**
@@ -16,11 +17,11 @@ export const HOSTED_BALANCE_TTL_S = 10;
 export const NODE_BALANCE_TTL_S = 60;
 
 export async function getNativeBalance(address: string, query: BalanceQuery): Promise<NativeBalance & { chain: Chain }> {
-  const s = sources();
-  const chain = await s.chains.requestChain(query.chain, 'history');
+  const chain = await requestChain(query.chain, 'history');
+  const s = sources().evm(chain);
   const wallet = address.toLowerCase();
-  const mark = await s.chains.mark();
-  const head = mark === null ? null : await s.chains.head();
+  const mark = await s.chain.mark();
+  const head = mark === null ? null : await s.chain.head();
   const load = () => s.balance.nativeBalance(address, chain, head);
   // Node: keyed by epoch and head, so a head replaced at the same height (a reorg) is a new key too.
   const balance =
@@ -44,15 +45,17 @@ export interface WalletSummary {
 
 /** What the balance header shows: the balance, and from the history the first and latest activity. */
 export async function getWalletSummary(address: string, chainValue: string | undefined): Promise<WalletSummary> {
-  const edge = (order: 'ASC' | 'DESC') => getWalletHistory(address, historyQuerySchema.parse({ chain: chainValue, limit: '1', order }));
-  const [{ balance, chain }, oldest, newest] = await Promise.all([getNativeBalance(address, { chain: chainValue }), edge('ASC'), edge('DESC')]);
+  // One chain for the three reads: the one the request means (the chain rule), named explicitly.
+  const { name } = await requestChain(chainValue, 'history');
+  const edge = (order: 'ASC' | 'DESC') => getWalletHistory(address, historyQuerySchema.parse({ chain: name, limit: '1', order }));
+  const [{ balance, chain }, oldest, newest] = await Promise.all([getNativeBalance(address, { chain: name }), edge('ASC'), edge('DESC')]);
   const summary: WalletSummary = {
     balance,
     chain,
     firstActivity: oldest.result[0]?.block_timestamp,
     lastActivity: newest.result[0]?.block_timestamp,
   };
-  const activity = sources().activity;
+  const activity = sources().evm(chain).activity;
   // The history calls above read the wallet's newest and oldest windows; the count needs all of them.
   if (activity) {
     const state = await activity.state(chain, address);

@@ -2,6 +2,7 @@ import 'server-only';
 import { cached } from '@/lib/cache';
 import { serializeHistoryPage, type HistoryPage, type HistoryQuery } from '@/lib/interface/history';
 import { sources } from '@/lib/sources';
+import { requestChain } from './chains';
 
 /**
  * Cached history pages. The rule: a cached page is reused only while it is certain to be the same page.
@@ -26,17 +27,17 @@ const OPEN_NODE_TTL_S = 60; // per head block: bounds memory, never freshness
 const OPEN_HOSTED_TTL_S = 5;
 
 async function plan(address: string, query: HistoryQuery) {
-  const s = sources();
-  const chain = await s.chains.requestChain(query.chain, 'history');
+  const chain = await requestChain(query.chain, 'history');
+  const s = sources().evm(chain);
   // A source that follows its chain (node): keys carry the chain's epoch, so pages of a chain the node left are never served.
-  const mark = await s.chains.mark();
+  const mark = await s.chain.mark();
   const base = `history:${s.kind}:${chain.hex}:${mark ? `${mark.epoch}:` : ''}${address}:${stableKey(query)}`;
   const desc = query.order === 'DESC';
   const closed = async (page: HistoryPage): Promise<boolean> => {
     if (!(desc ? !!query.cursor : page.cursor !== null)) return false;
-    const head = await s.chains.head();
+    const head = await s.chain.head();
     if (head === null) return true; // the source does not say its head: it answers final rows only
-    const final = head - (s.chains.reorgDepth() ?? 0);
+    const final = head - (s.chain.reorgDepth() ?? 0);
     return page.result.every((t) => Number(t.block_number) <= final);
   };
   const load = () => s.history.history(address, chain, query);
@@ -67,9 +68,10 @@ export async function getWalletHistoryBody(address: string, query: HistoryQuery)
   return (await plan(address, query)).serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
 }
 
-/** Which transactions this server's wallet histories can hold, known within `ms` (null: the source does not say). */
-export function historyCoverage(ms = 1500) {
-  return sources().history.coverage(ms);
+/** Which transactions wallet histories on `chain` can hold, known within `ms` (null: the source does not say). */
+export async function historyCoverage(chainValue: string | undefined, ms = 1500) {
+  const chain = await requestChain(chainValue, 'history');
+  return sources().evm(chain).history.coverage(ms);
 }
 
 export function stableKey(q: object): string {
@@ -81,8 +83,8 @@ export function stableKey(q: object): string {
  * window first and the rest in the background): the page says so. False where the source does not say.
  */
 export async function historyStillIndexing(address: string, chainValue: string | undefined): Promise<boolean> {
-  const s = sources();
-  if (!s.activity) return false;
-  const chain = await s.chains.requestChain(chainValue, 'history');
-  return !(await s.activity.state(chain, address)).complete;
+  const chain = await requestChain(chainValue, 'history');
+  const activity = sources().evm(chain).activity;
+  if (!activity) return false;
+  return !(await activity.state(chain, address)).complete;
 }

@@ -4,12 +4,13 @@ import type { Chain, ChainOperation } from '@/lib/chains';
 import { serializeApprovalsPage, type ApprovalsPage, type ApprovalsQuery } from '@/lib/interface/approvals';
 import { serializeTokenBalancesPage, type Erc20Balance, type Erc20BalancesQuery, type TokenBalancesPage, type TokenBalancesQuery } from '@/lib/interface/tokens';
 import type { WalletStats, WalletStatsQuery } from '@/lib/interface/wallet-stats';
-import { sources, type Sources } from '@/lib/sources';
+import { sources, type EvmSources } from '@/lib/sources';
+import { requestChain } from './chains';
 import { stableKey } from './wallet-history';
 
 /**
- * What a wallet holds, who may spend it, and its counts: the hosted data API when a key is set, else
- * Lantern's own EVM node source. A source that reads at a head (node mode) answers are kept under the
+ * What a wallet holds, who may spend it, and its counts: each chain's sources (its node's, else the hosted
+ * data API's, lib/sources). A source that reads at a head (node mode) answers are kept under the
  * chain's epoch and the head block they were read at (a new block is a new key), NODE_TTL_S to bound
  * memory; the hosted API does not say its head, so its answers are kept HOSTED_TTL_S.
  */
@@ -18,10 +19,10 @@ const HOSTED_TTL_S = 10;
 /** The token operations accept the chains of the wider of the interface's two chain tables. */
 const CHAINS: ChainOperation = 'nfts';
 
-async function plan<T>(kind: string, address: string, chainValue: string | undefined, query: object, load: (s: Sources, chain: Chain) => Promise<T>): Promise<T> {
-  const s = sources();
-  const chain = await s.chains.requestChain(chainValue, CHAINS);
-  const mark = await s.chains.mark();
+async function plan<T>(kind: string, address: string, chainValue: string | undefined, query: object, load: (s: EvmSources, chain: Chain) => Promise<T>): Promise<T> {
+  const chain = await requestChain(chainValue, CHAINS);
+  const s = sources().evm(chain);
+  const mark = await s.chain.mark();
   const key = `${kind}:${s.kind}:${chain.hex}:${mark ? `${mark.epoch}:` : ''}${address.toLowerCase()}:${stableKey(query)}${mark ? `@${mark.head}` : ''}`;
   return cached(key, { ttl: mark ? NODE_TTL_S : HOSTED_TTL_S }, () => load(s, chain));
 }

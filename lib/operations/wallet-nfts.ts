@@ -3,14 +3,15 @@ import { cached } from '@/lib/cache';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
 import { sources } from '@/lib/sources';
+import { requestChain } from './chains';
 
 async function plan(address: string, query: NftQuery) {
-  const s = sources();
-  const chain = await s.chains.requestChain(query.chain, 'nfts');
+  const chain = await requestChain(query.chain, 'nfts');
+  const s = sources().evm(chain);
   // A source that reads at a head (node mode): a listing is kept under the chain's epoch and the head block
   // it was computed at (a new block may change it, and a new key makes the next request catch up; a new
   // epoch means the node left the chain it was indexed from); the head itself is shared for at most a second.
-  const mark = await s.chains.mark();
+  const mark = await s.chain.mark();
   const at = mark === null ? '' : `@${mark.head}`;
   return {
     key: `nfts:${s.kind}:${chain.hex}:${address}:${stableKey(query)}${at}`,

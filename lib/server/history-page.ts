@@ -1,4 +1,5 @@
 import 'server-only';
+import { LOCAL_DEVNETS } from '@/lib/chains';
 import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/history';
 import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { liveStart, liveStartAfter } from '@/lib/operations/live';
@@ -38,16 +39,16 @@ export async function loadHistoryFirstPage(address: string, view: HistoryView, c
   } catch (e) {
     initial = { ok: false, error: await toErrorInfo(e) };
   }
-  // ENS names exist for mainnet addresses; a devnet's accounts have none.
+  // ENS names exist for mainnet addresses; the local devnets' accounts have none.
   const ens =
-    initial.ok && chain.name !== 'devnet'
+    initial.ok && !LOCAL_DEVNETS.some((d) => d.name === chain.name)
       ? await reverseNames(initial.page.result.flatMap((tx) => [tx.from_address, tx.to_address].filter((a): a is string => !!a && a.toLowerCase() !== address.toLowerCase())))
       : {};
   // The rows are described here, so the browser shows them without downloading the describing code.
   if (initial.ok) initial = { ...initial, rows: initial.page.result.map((tx) => describeTransaction(tx, address, chain, labels, ens)) };
   // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
   const [missing, indexing] = initial.ok
-    ? await Promise.all([historyCoverage().then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
+    ? await Promise.all([historyCoverage(chain.name).then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
     : [null, false];
   const live = initial.ok ? (liveFrom ?? liveStartAfter(initial.page)) : null;
   return { initial, ens, missing, indexing, now: renderTime(), live };

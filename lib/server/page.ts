@@ -2,10 +2,10 @@ import 'server-only';
 import { headers } from 'next/headers';
 import { notFound, permanentRedirect, unstable_rethrow } from 'next/navigation';
 import { getAddress } from 'viem';
-import { chainsFor, resolveChain, type Chain, type ChainOperation } from '@/lib/chains';
-import { config } from '@/lib/config';
+import type { Chain, ChainOperation } from '@/lib/chains';
 import { isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
+import { defaultChain, requestChain, servedChains } from '@/lib/operations/chains';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import type { ChainView } from '@/lib/view/tx-view';
 import { ADDRESS_RE } from '@/lib/format';
@@ -43,27 +43,22 @@ export function safeDecode(s: string): string {
   }
 }
 
-/** Lantern reads the devnet, or fronts a Lantern that does (DEFAULT_CHAIN=devnet). */
-export function isDevnetMode(): boolean {
-  return config().acceptDevnet;
-}
-
 export function toChainView(chain: Chain): ChainView {
   return { name: chain.name, label: chain.label, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals, explorerUrl: chain.explorerUrl };
 }
 
-/** The chain a view asks for, or the error to show when the URL names an unknown one. */
-export function chainForView(value: string | null, operation: ChainOperation): { chain: Chain } | { error: ErrorInfo } {
+/** The chain a view asks for (the one chain rule, lib/operations/chains.ts), or the error to show when nothing here reads it. */
+export async function chainForView(value: string | null, operation: ChainOperation): Promise<{ chain: Chain } | { error: ErrorInfo }> {
   try {
-    return { chain: resolveChain(value ?? undefined, operation, { devnet: isDevnetMode() }) };
+    return { chain: await requestChain(value, operation) };
   } catch (e) {
     return { error: errorInfo(e, log()) };
   }
 }
 
-/** Chains a person can pick on this server, for the chain menus and the "try another chain" links. */
-export function chainOptions(operation: ChainOperation): { name: string; label: string }[] {
-  return chainsFor(operation, { devnet: isDevnetMode() }).map((c) => ({ name: c.name, label: c.label }));
+/** Chains a person can pick on this server (the served ones), for the chain menus and the "try another chain" links. */
+export async function chainOptions(operation: ChainOperation): Promise<{ name: string; label: string }[]> {
+  return (await servedChains(operation)).map((c) => ({ name: c.name, label: c.label }));
 }
 
 /**
@@ -94,9 +89,9 @@ async function pageLog() {
   }
 }
 
-/** The chain a view uses when its URL names none (the devnet on a devnet server, else Ethereum). */
-export function defaultChainName(operation: ChainOperation): string {
-  return resolveChain(undefined, operation, { devnet: isDevnetMode() }).name;
+/** The chain a view uses when its URL names none (DEFAULT_CHAIN's one meaning); '' when it cannot be known now (its node is down). */
+export async function defaultChainName(operation: ChainOperation): Promise<string> {
+  return (await defaultChain(operation).catch(() => null))?.name ?? '';
 }
 
 /** The server's clock at render time: ages in the HTML and after hydration are computed from it. */

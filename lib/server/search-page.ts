@@ -1,6 +1,6 @@
 import 'server-only';
 import { redirect } from 'next/navigation';
-import { config } from '@/lib/config';
+import { servesLocalDevnet } from '@/lib/operations/chains';
 import { resolveName } from '@/lib/operations/names';
 import { classifySearch } from '@/lib/search/classify';
 
@@ -15,8 +15,7 @@ export async function searchTarget(q: string | string[] | undefined): Promise<{ 
     case 'address':
       redirect(`/wallet/${target.address}`);
     case 'version': {
-      const c = config();
-      const network = c.acceptDevnet ? 'local' : 'mainnet';
+      const network = (await servesLocalDevnet()) ? 'local' : 'mainnet';
       redirect(`/ledger/${network}/versions/${target.version}`);
     }
     case 'ens': {

@@ -22,7 +22,7 @@ export interface TxPageData {
  * internal calls), so both modes show the same page, or the error to show in its place.
  */
 export async function loadTxPage(param: string, chainParam: string | null): Promise<TxPageData | { error: ErrorInfo }> {
-  const chainResult = chainForView(chainParam, 'history');
+  const chainResult = await chainForView(chainParam, 'history');
   const loaded = 'error' in chainResult ? { error: chainResult.error } : await load(param, chainResult.chain);
   // An unknown or malformed hash is a real 404 (app/tx/[hash]/not-found.tsx says which, and what to try); a
   // pending transaction is a 200 that says pending.
@@ -42,7 +42,7 @@ async function load(param: string, chain: Chain): Promise<TxPageData | { error: 
     Object.assign(labels, await savedLabels());
     const moves = tokenMoves(tx);
     // Where the source reads the chain itself (node mode); else the moves show token addresses.
-    const tokens = await getTokenFacts(chain.id, moves.map((m) => ({ address: m.token, hint: m.kind })));
+    const tokens = await getTokenFacts(chain, moves.map((m) => ({ address: m.token, hint: m.kind })));
     return { tx, chain: toChainView(chain), labels, tokens };
   } catch (e) {
     return { error: await toErrorInfo(e) };

@@ -51,10 +51,10 @@ function breaker(source: string, label: string, upstream: string): CircuitBreake
   return b;
 }
 
-/** The EVM JSON-RPC node at `url`. */
-export function evmNodeBreaker(url: string) {
+/** The EVM JSON-RPC node of `chain` at `url`: one breaker per chain, named `evm-node:<chain>:<host>`. */
+export function evmNodeBreaker(chain: { name: string; label: string }, url: string) {
   const host = hostOf(url);
-  return breaker(`evm-node:${host}`, `The EVM node (${host})`, host);
+  return breaker(`evm-node:${chain.name}:${host}`, `The ${chain.label} node (${host})`, host);
 }
 
 /** The ledger REST node of `network` at `url`. */

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { Chain, ChainOperation } from '@/lib/chains';
+import type { Chain, ChainService, ServedChain } from '@/lib/chains';
+import type { ActiveChain } from '@/lib/interface/active-chains';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import type { HistoryPage, HistoryQuery } from '@/lib/interface/history';
 import type { LedgerBlock, LedgerNetworkName } from '@/lib/interface/ledger';
@@ -22,10 +23,8 @@ import type { CircuitBreaker } from './breaker';
 /** Which family of sources answers: part of every cache key, so hosted and node answers never mix. */
 export type SourceKind = 'hosted' | 'node';
 
-/** The chains an EVM source serves and, where it can tell, its head. */
+/** What an EVM source can say of the chain it reads, for cache keys: its head, where it can tell. */
 export interface EvmChainSource {
-  /** The chain a request names (or this source's default), refused with a 400 naming `chain` when not served. */
-  requestChain(value: string | undefined, operation: ChainOperation): Promise<Chain>;
   /** The head block answers are read at (shared for a second); null when the source does not say (hosted). */
   head(): Promise<number | null>;
   /**
@@ -84,8 +83,14 @@ export interface HistoryCoverage {
 
 export interface WalletHistorySource {
   history(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage>;
-  /** What this source's histories can hold, known within `ms`; null when the source does not say (hosted). */
+  /** What this source's histories (of the chain it was picked for) can hold, known within `ms`; null when the source does not say (hosted). */
   coverage(ms: number): Promise<HistoryCoverage | null>;
+}
+
+/** Where a wallet is active: its first and last transaction on each chain asked (null on a chain where it has none). */
+export interface ActiveChainsSource {
+  /** One answer per chain of `chains`, in their order; every chain is one this source was picked for. */
+  activeChains(address: string, chains: Chain[]): Promise<ActiveChain[]>;
 }
 
 export interface WalletNftSource {
@@ -146,8 +151,8 @@ export interface SignInSource {
   verifyChallenge(body: VerifyBody): Promise<VerifyResult>;
   /** Chain ids a person may sign in on ('any': the source decides); [] when that cannot be known now. */
   chains(): Promise<number[] | 'any'>;
-  /** Chain ids the connect dialog offers (the wallet configuration's chains). */
-  offeredChains(): number[];
+  /** Chain ids the connect dialog offers (the wallet configuration's chains), given the chains this server serves. */
+  offeredChains(served: readonly ServedChain[]): number[];
 }
 
 export interface LedgerBlockSource {
@@ -167,37 +172,63 @@ export interface NameSource {
 /** One line of the home page's "Sources in use" table: hosts only, since URLs may carry keys. */
 export interface SourceDescription {
   operation: string;
+  /** The chain (or chains, or ledger network) the line is about, in words. */
+  chain: string;
   source: string;
   host: string;
 }
 
-/** An upstream health checks: through its breaker, by a JSON-RPC eth_chainId or a plain GET. */
+/**
+ * An upstream health checks: through its breaker, by a JSON-RPC eth_chainId or a plain GET. EVM nodes are
+ * grouped (`group: 'evm_nodes'`) and named by chain; a node not heard from yet has no breaker and is
+ * reported as `pending`.
+ */
 export interface SourceProbe {
   name: string;
-  breaker: CircuitBreaker;
+  group?: 'evm_nodes';
+  breaker: CircuitBreaker | null;
   url: string;
   check: 'rpc' | 'reach';
+  /** For EVM nodes: the chain's hex id and the node's host, reported beside the check. */
+  about?: { chain_id: string | null; host: string };
+  /** Why it is not checked (an EVM node that has not said its chain, or was refused). */
+  pending?: string;
 }
 
-/** The configuration's choice, made once in lib/sources/index.ts. */
-export interface Sources {
+/** The sources of one EVM chain, picked in lib/sources/index.ts: its node's, else the hosted API's. */
+export interface EvmSources {
+  /** Part of every cache key, so a chain's node and hosted answers never mix. */
   kind: SourceKind;
-  /** Lantern reads the local devnet itself, or fronts a Lantern that does: the devnet account is offered. */
-  devnet: boolean;
-  chains: EvmChainSource;
+  chain: EvmChainSource;
   history: WalletHistorySource;
   nfts: WalletNftSource;
   balance: BalanceSource;
   holdings: WalletHoldingsSource;
   transaction: TransactionSource;
   nftResync: NftResyncSource;
+  activeChains: ActiveChainsSource;
   tokenFacts: TokenFactsSource | null;
   activity: WalletActivitySource | null;
-  /** Null where the source does not read chains itself (hosted): live pages poll first pages instead. */
+  /** Null where the source does not read the chain itself (hosted): live pages poll first pages instead. */
   follow: ChainFollowSource | null;
+}
+
+/** The configuration's choice, made once in lib/sources/index.ts. */
+export interface Sources {
+  /** Who answers sign-in and the mainnet/testnet ledgers: the hosted API when DATA_API_KEY is set. */
+  kind: SourceKind;
+  /** The chains this server serves and by which family, the default chain, nodes not heard from yet: the chain rule's input. */
+  chains(): Promise<ChainService>;
+  /** The sources of a served chain: the choice per (operation, chain), made here and nowhere else. */
+  evm(chain: Chain): EvmSources;
   signIn: SignInSource;
   ledger(network: LedgerNetworkName): LedgerBlockSource;
   names: NameSource;
-  describe(): SourceDescription[];
-  probes(): SourceProbe[];
+  /** Which source answers what, per chain, safe to show anyone (hosts only). */
+  describe(): Promise<SourceDescription[]>;
+  probes(): Promise<SourceProbe[]>;
+  /** What wallet histories can hold on each node-read chain (name -> coverage), known within `ms`. */
+  coverage(ms: number): Promise<Record<string, HistoryCoverage>>;
+  /** Start-up: each EVM node asked its chain id within `waitMs`; refusals (wrong chain, two nodes for one) stop the server. */
+  checkNodes(waitMs: number): Promise<{ refused: string[]; unreachable: string[] }>;
 }

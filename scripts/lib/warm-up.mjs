@@ -22,6 +22,7 @@ export const WARM_UP_PATHS = [
   // The published API: history, NFTs, balance, tokens, approvals, stats, transactions, NFT resync, ledger blocks, sign-in.
   '/api/health',
   '/api/v2.2/wallets/warm-up/history',
+  '/api/v2.2/wallets/warm-up/chains',
   '/api/v2.2/warm-up/nft',
   '/api/v2.2/warm-up/balance',
   '/api/v2.2/warm-up/erc20',
@@ -54,12 +55,16 @@ export async function warmPaths(origin, paths = WARM_UP_PATHS, log = () => undef
   return Date.now() - started;
 }
 
-/** Production: serve the warm-up through Next's handler on a private port, before the public listener opens. */
-export async function warmUp(handle, log = () => undefined) {
+/**
+ * Production: serve the warm-up through Next's handler on a private port, before the public listener
+ * opens. The first request also runs start-up (instrumentation.ts: the configuration, the EVM nodes'
+ * chain check), which Next's production server otherwise starts only when its first request comes.
+ */
+export async function warmUp(handle, log = () => undefined, paths = WARM_UP_PATHS) {
   const server = createServer((req, res) => handle(req, res));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    return await warmPaths(`http://127.0.0.1:${server.address().port}`, WARM_UP_PATHS, log);
+    return await warmPaths(`http://127.0.0.1:${server.address().port}`, paths, log);
   } finally {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));

@@ -103,8 +103,8 @@ const cases: Case[] = [
     stub: () => evmStub,
     path: `/api/v2.2/${carol}/balance?chain=devnet`,
     warm: `/api/v2.2/${carol}/balance?chain=devnet`,
-    label: (h) => `The EVM node (${h})`,
-    source: (h) => `evm-node:${h}`,
+    label: (h) => `The Local devnet node (${h})`,
+    source: (h) => `evm-node:devnet:${h}`,
     page: { path: `/wallet/${carol}`, marker: 'role="alert"' },
     ok: (j) => expect(j.balance).toMatch(/^\d+$/),
   },
@@ -322,7 +322,7 @@ describe('stalled upstreams, then the log they left', { shuffle: false }, () => 
   describe('the log of these expected failures', () => {
     it('has no error-level line and no stack; every request warn line names its request id and source', () => {
       for (const [instance, sources, alsoFailed] of [
-        [node, [`ledger-node:local:${ledgerStub.host}`, `evm-node:${evmStub.host}`], []],
+        [node, [`ledger-node:local:${ledgerStub.host}`, `evm-node:devnet:${evmStub.host}`], []],
         [hostedMode, [`hosted:data:${dataStub.host}`], [`hosted:ledger-mainnet:${new URL(hosted.url).host}`]],
       ] as const) {
         const out = instance.output();

@@ -41,8 +41,8 @@ describe('an EVM node that drops connections mid-page', () => {
     expect(body.message).toMatch(
       new RegExp(
         // (any method: calls travel in batches, and a dropped connection fails every call of its batch)
-        `^(The EVM node could not be reached \\(\\w+\\)\\.` +
-          `|The EVM node \\(${host}\\) is not answering; Lantern will try it again in \\d+ s\\.)$`,
+        `^(The Local devnet node could not be reached \\(\\w+\\)\\.` +
+          `|The Local devnet node \\(${host}\\) is not answering; Lantern will try it again in \\d+ s\\.)$`,
       ),
     );
     console.info(`a node dropping connections answered ${res.status} in ${Date.now() - started} ms`);

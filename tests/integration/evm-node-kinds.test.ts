@@ -4,7 +4,7 @@ import { oracle, startForeignChain, ZERO, type ForeignChain, type OracleTx } fro
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { NODE_KINDS, startRpcProxy, type LogLimits, type RpcProxy } from '../support/rpc-proxy';
 
-// The kinds of node Lantern meets, made from one anvil chain (tests/support/foreign-chain.ts) by a proxy:
+// The kinds of node Lantern meets, made from one anvil chain (chain 31337: health names it `devnet`) (tests/support/foreign-chain.ts) by a proxy:
 // Reth without ots (trace_* only), a node without debug_ (internal calls from trace_transaction), Geth (no
 // ots_, no trace_*: eth_ and debug_ only) and hosted providers
 // that refuse eth_getLogs over more than 2,000 blocks or 10,000 results, in Infura's and in Alchemy's
@@ -148,7 +148,7 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
     expect(k.proxy.calls.filter((c) => c.method.startsWith('ots_')).map((c) => c.method)).toEqual(['ots_getApiLevel']);
     expect(k.proxy.calls.some((c) => c.method === 'trace_filter')).toBe(true);
     const h = await (await fetch(`${k.lantern!.url}/api/health`)).json();
-    expect(h.evm_history).toEqual({ complete: true, found_with: ['trace_filter', 'eth_getLogs (token transfers)'], missing: null });
+    expect(h.evm_history.devnet).toEqual({ complete: true, found_with: ['trace_filter', 'eth_getLogs (token transfers)'], missing: null });
     // Nothing to warn about: the page has no coverage note.
     const res = await fetch(`${k.lantern!.url}/wallet/${chain.wallets[0]}`);
     expect(res.status).toBe(200);
@@ -191,7 +191,7 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
     expect(new Set(bodies).size).toBe(chainHead);
 
     const h = await (await fetch(`${k.lantern!.url}/api/health`)).json();
-    expect(h.evm_history).toEqual({
+    expect(h.evm_history.devnet).toEqual({
       complete: false,
       found_with: ['eth_getBlockByNumber (sender, recipient, created contract; each block once)', 'eth_getLogs (token transfers)'],
       missing: GETH_MISSING,
@@ -224,7 +224,7 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
     });
     expect(wide.length).toBe(4);
     const h = await (await fetch(`${k.lantern!.url}/api/health`)).json();
-    expect(h.evm_history.complete).toBe(true);
+    expect(h.evm_history.devnet.complete).toBe(true);
     console.log(`[node kinds] ${k.name}: ${callCounts(k.proxy)}; refused ${JSON.stringify(k.proxy.logRefusals)}`);
   }, 600_000);
 

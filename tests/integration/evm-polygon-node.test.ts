@@ -6,8 +6,8 @@ import { startLantern, type LanternInstance } from '../support/lantern';
 // Node mode on a network other than the devnet: an anvil that is chain 137 (Polygon), at an address
 // that is not Lantern's devnet, with random transactions Lantern did not write. Each wallet's history
 // must be what the node says (receipts and callTracer traces, tests/support/foreign-chain.ts `oracle`),
-// whether the request names polygon or names no chain (the node's own); the devnet and any other chain
-// are a 400 naming `chain`, since one node serves one network.
+// whether the request names polygon or names no chain (the node's own, EVM_RPC_URL's chain being read from
+// the node); the devnet and any other chain are a 400 naming `chain` listing the one served chain.
 
 let chain: ForeignChain;
 let facts: OracleTx[];
@@ -89,14 +89,14 @@ describe('node mode on Polygon (chain 137), not the devnet', () => {
       const r = await get(`/api/v2.2/wallets/${wallet}/history?chain=${c}`);
       expect(r.status, JSON.stringify(r.body)).toBe(400);
       expect(r.body).toMatchObject({ code: 'invalid_parameter', parameter: 'chain' });
-      expect(r.body.message).toMatch(/^chain: devnet is not available for wallet history; allowed values: eth \(0x1\), /);
+      expect(r.body.message).toBe('chain: devnet (0x7a69) is not served by this Lantern (no node for it); this Lantern serves: polygon (0x89)');
     }
     const eth = await get(`/api/v2.2/wallets/${wallet}/history?chain=eth`);
     expect(eth.status, JSON.stringify(eth.body)).toBe(400);
     expect(eth.body).toMatchObject({
       code: 'invalid_parameter',
       parameter: 'chain',
-      message: 'chain: this Lantern reads one EVM node, which serves polygon (0x89), not eth (0x1)',
+      message: 'chain: eth (0x1) is not served by this Lantern (no node for it); this Lantern serves: polygon (0x89)',
     });
   });
 });

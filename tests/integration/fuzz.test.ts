@@ -86,7 +86,7 @@ const version = fc.oneof(fc.integer({ min: 765, max: 30000 }).map(String), fc.co
 const bool = fc.oneof(fc.constantFrom('true', 'false', 'TRUE', 'False', '', '1', '0', 'yes'), hostile);
 const int = fc.oneof(fc.integer({ min: -5, max: 200 }).map(String), hostile);
 const date = fc.oneof(fc.constantFrom('2026-01-01', '2026-01-01T00:00:00Z', '1700000000', 'yesterday', '2026-13-45'), hostile);
-const chain = fc.oneof(fc.constantFrom('devnet', '0x7a69', 'eth', '0x1', 'dogecoin'), hostile);
+const chain = fc.oneof(fc.constantFrom('devnet', '0x7a69', 'devnet2', '0x7a6a', 'eth', '0x1', 'dogecoin', '0x0', '0xffffffffffffffffffff'), hostile);
 
 /** Query strings: known parameters with valid or hostile values, unknown keys, repeated keys, `key[]`. */
 function queryOf(params: Record<string, fc.Arbitrary<string>>) {
@@ -120,6 +120,8 @@ const nftQuery = queryOf({
   media_items: bool,
 });
 const txQuery = queryOf({ chain, include: fc.oneof(fc.constant('internal_transactions'), hostile) });
+// Active chains: `chains` repeated, as `chains[]`, or comma-separated.
+const chainsQuery = queryOf({ chains: fc.oneof(chain, fc.array(chain, { maxLength: 40 }).map((l) => l.join(','))) });
 const tokensQuery = queryOf({ chain, to_block: int, token_addresses: address, exclude_spam: bool, exclude_native: bool, cursor: hostile, limit: int });
 const erc20Query = queryOf({ chain, to_block: int, token_addresses: address, exclude_spam: bool });
 const blockQuery = queryOf({ with_transactions: bool });
@@ -150,6 +152,7 @@ const getPath = fc.oneof(
   fc.tuple(param(address), historyQuery).map(([a, q]) => `/api/v2.2/wallets/${a}/history${q}`),
   fc.tuple(param(address), nftQuery).map(([a, q]) => `/api/v2.2/${a}/nft${q}`),
   fc.tuple(param(address), queryOf({ chain })).map(([a, q]) => `/api/v2.2/${a}/balance${q}`),
+  fc.tuple(param(address), chainsQuery).map(([a, q]) => `/api/v2.2/wallets/${a}/chains${q}`),
   fc.tuple(param(address), tokensQuery).map(([a, q]) => `/api/v2.2/wallets/${a}/tokens${q}`),
   fc.tuple(param(address), erc20Query).map(([a, q]) => `/api/v2.2/${a}/erc20${q}`),
   fc.tuple(param(address), queryOf({ chain, cursor: hostile, limit: int })).map(([a, q]) => `/api/v2.2/wallets/${a}/approvals${q}`),
@@ -475,6 +478,7 @@ describe('raw requests fetch cannot send', () => {
       ['/api/health', 'DELETE', 'GET, HEAD, OPTIONS'],
       ['/api/health', 'POST', 'GET, HEAD, OPTIONS'],
       [`/api/v2.2/wallets/${GOOD}/history`, 'PUT', 'GET, HEAD, OPTIONS'],
+      [`/api/v2.2/wallets/${GOOD}/chains`, 'POST', 'GET, HEAD, OPTIONS'],
       [`/api/v2.2/${GOOD}/nft`, 'PATCH', 'GET, HEAD, OPTIONS'],
       [`/api/v2.2/${GOOD}/balance`, 'POST', 'GET, HEAD, OPTIONS'],
       [`/api/v2.2/transaction/0x${'a'.repeat(64)}`, 'DELETE', 'GET, HEAD, OPTIONS'],

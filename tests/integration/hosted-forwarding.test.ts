@@ -43,6 +43,27 @@ async function upstream(path: string, init?: RequestInit) {
   return { body, path: r.path, query: Object.fromEntries(r.query), sent: r.body ? JSON.parse(r.body) : undefined };
 }
 
+describe('active chains', () => {
+  it('forwards the chains asked, as hex ids, and fills in the ones the provider leaves out', async () => {
+    const w = wallet();
+    const r = await upstream(`/api/v2.2/wallets/${w}/chains?chains[]=eth&chains[]=bsc&chains[]=0x89`);
+    expect(r.path).toBe(`/api/v2.2/wallets/${getAddress(w)}/chains`);
+    expect(r.query).toEqual({ 'chains[0]': '0x1', 'chains[1]': '0x38', 'chains[2]': '0x89' });
+    // The stub answers eth and polygon (odd ids) and leaves bsc out: Lantern answers every chain asked, in order.
+    expect(r.body.address).toBe(w.toLowerCase());
+    expect(r.body.active_chains.map((c: { chain: string; first_transaction: unknown }) => [c.chain, c.first_transaction !== null])).toEqual([
+      ['eth', true],
+      ['bsc', false],
+      ['polygon', true],
+    ]);
+  });
+
+  it('asks for the default chain when none is named (the vendor defaults to eth, Lantern to DEFAULT_CHAIN)', async () => {
+    const r = await upstream(`/api/v2.2/wallets/${wallet()}/chains`);
+    expect(r.query).toEqual({ 'chains[0]': '0x1' });
+  });
+});
+
 describe('wallet history', () => {
   it('sends the defaults: chain eth, no range, internal transactions and NFT metadata off, newest first', async () => {
     const w = wallet();

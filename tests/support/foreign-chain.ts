@@ -18,7 +18,7 @@ export interface Rpc {
   batch: (calls: [string, unknown[]][], size?: number) => Promise<unknown[]>;
 }
 
-function rpcClient(url: string): Rpc {
+export function rpcClient(url: string): Rpc {
   let id = 1;
   const post = async (body: unknown) => {
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -248,8 +248,11 @@ export interface OracleTx {
   balanceDiff: Map<string, bigint>;
 }
 
-/** Every transaction of blocks [1, head] with its parties and its ETH movements, by the rule. */
-export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
+/**
+ * Every transaction of blocks [1, head] with its parties and its ETH movements, by the rule.
+ * `balances: false` skips the prestate traces (balanceDiff stays empty) for tests that do not use them.
+ */
+export async function oracle(rpc: Rpc, opts: { balances?: boolean } = {}): Promise<OracleTx[]> {
   const head = Number(await rpc.call('eth_blockNumber'));
   const blocks = (await rpc.batch(Array.from({ length: head }, (_, i) => ['eth_getBlockByNumber', [`0x${(i + 1).toString(16)}`, false]]))) as { number: Hex; transactions: Hex[] }[];
   const hashes = blocks.flatMap((b) => b.transactions);
@@ -259,7 +262,11 @@ export async function oracle(rpc: Rpc): Promise<OracleTx[]> {
   }[];
   const traces = (await rpc.batch(hashes.map((h) => ['debug_traceTransaction', [h, { tracer: 'callTracer' }]]), 50)) as Frame[];
   type Prestate = Record<string, { balance?: Hex }>;
-  const diffs = (await rpc.batch(hashes.map((h) => ['debug_traceTransaction', [h, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]]), 50)) as {
+  const diffs = (
+    opts.balances === false
+      ? hashes.map(() => ({ pre: {}, post: {} }))
+      : await rpc.batch(hashes.map((h) => ['debug_traceTransaction', [h, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]]), 50)
+  ) as {
     pre: Prestate;
     post: Prestate;
   }[];

@@ -94,6 +94,9 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/wallets\/([^/]+)\/history$/))) {
       return history(decodeURIComponent(m[1]), u.searchParams, res);
     }
+    if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/wallets\/([^/]+)\/chains$/))) {
+      return activeChains(decodeURIComponent(m[1]), u.searchParams, res);
+    }
     if (method === 'GET' && (m = u.pathname.match(/^\/api\/v2\.2\/([^/]+)\/nft$/))) {
       return nfts(decodeURIComponent(m[1]), u.searchParams, res);
     }
@@ -124,6 +127,27 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
       return block(m[2], u.searchParams, res);
     }
     json(res, 404, { message: 'Not found' });
+  }
+
+  /**
+   * Active chains as the vendor documents them: `chains[...]` (hex ids or names), eth when none; a chain
+   * with an odd id holds the wallet's history (first: transaction 0, last: the newest, as history
+   * answers them), one with an even id nothing, and is left out of the answer.
+   */
+  function activeChains(address: string, q: URLSearchParams, res: ServerResponse) {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address)) return json(res, 400, { message: 'Invalid address provided' });
+    const asked = [...q.entries()].filter(([k]) => /^chains(\[\d*\])?$/.test(k)).flatMap(([, v]) => v.split(','));
+    const ids = (asked.length ? asked : ['0x1']).map((c) => (c === 'eth' ? 1 : Number(c)));
+    const total = historySizes.get(address.toLowerCase()) ?? DEFAULT_HISTORY;
+    const stamp = (i: number) => {
+      const t = transaction(address.toLowerCase(), i);
+      return { block_number: t.block_number, block_timestamp: t.block_timestamp, transaction_hash: t.hash };
+    };
+    const active = ids.filter((id) => Number.isSafeInteger(id) && id % 2 === 1 && total > 0);
+    return json(res, 200, {
+      address: address.toLowerCase(),
+      active_chains: active.map((id) => ({ chain: id === 1 ? 'eth' : `0x${id.toString(16)}`, chain_id: `0x${id.toString(16)}`, first_transaction: stamp(0), last_transaction: stamp(total - 1) })),
+    });
   }
 
   const param = (u: URL, k: string) => u.searchParams.get(k);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allChains, chainById, chainsFor, findChain, publicChain, resolveChain } from '@/lib/chains';
+import { DEVNET2_CHAIN, DEVNET_CHAIN, allChains, chainById, chainOrCustom, findChain, hostedTables, publicChain, resolveChain, type ChainService } from '@/lib/chains';
 import { LanternError } from '@/lib/errors';
 import { readReference } from './interface/reference';
 
@@ -18,8 +18,11 @@ const NFT_TABLE: Pairs = [
   ['moonbeam', '0x504'], ['moonriver', '0x505'], ['moonbase', '0x507'],
 ];
 
-const off = { devnet: false };
-const on = { devnet: true };
+// The hosted API's tables, as a hosted-mode Lantern serves them: without the devnets, and with them (it fronts a Lantern reading them).
+const eth = findChain('eth')!;
+const off: ChainService = { chains: hostedTables({ devnets: false }), fallback: eth, pending: [] };
+const on: ChainService = { chains: hostedTables({ devnets: true }), fallback: DEVNET_CHAIN, pending: [] };
+const chainsFor = (op: 'history' | 'nfts', service: ChainService) => service.chains.filter((s) => s.operations.includes(op)).map((s) => s.chain);
 
 function badChain(fn: () => unknown): LanternError {
   try {
@@ -90,11 +93,12 @@ describe('chain registry', () => {
     for (const v of ['polygon amoy', 'Polygon-Amoy', 'polygon_amoy', ' POLYGON  AMOY ']) expect(resolveChain(v, 'nfts', off).id).toBe(80002);
   });
 
-  it('refuses an unknown chain with a 400 on chain listing the allowed values', () => {
+  it('refuses an unknown chain with a 400 on chain listing the served chains', () => {
     const e = badChain(() => resolveChain('ethereum-classic', 'history', off));
     expect(e.status).toBe(400);
     expect(e.parameter).toBe('chain');
     for (const c of chainsFor('history', off)) expect(e.message).toContain(`${c.name} (${c.hex})`);
+    expect(e.message).toMatch(/^chain: unknown chain "ethereum-classic"; this Lantern serves: eth \(0x1\), polygon \(0x89\), /);
     expect(e.message).not.toContain('devnet');
     expect(e.message).not.toContain('sepolia (0xaa36a7)');
     expect(badChain(() => resolveChain('1', 'nfts', off)).parameter).toBe('chain'); // decimal ids are not chain values
@@ -107,7 +111,7 @@ describe('chain registry', () => {
     expect(resolveChain('sepolia', 'nfts', off).id).toBe(11155111);
   });
 
-  it('offers the devnet only when enabled, and defaults to it then', () => {
+  it('offers the devnets only when served, and defaults to the fallback', () => {
     expect(resolveChain(undefined, 'history', off).name).toBe('eth');
     expect(resolveChain(undefined, 'nfts', on)).toMatchObject({ name: 'devnet', id: 31337, hex: '0x7a69', devnet: true, explorerUrl: null });
     expect(resolveChain('devnet', 'history', on).id).toBe(31337);
@@ -115,6 +119,54 @@ describe('chain registry', () => {
     expect(badChain(() => resolveChain('devnet', 'history', off)).parameter).toBe('chain');
     expect(badChain(() => resolveChain('0x7a69', 'nfts', off)).parameter).toBe('chain');
     expect(badChain(() => resolveChain('nope', 'nfts', on)).message).toContain('devnet (0x7a69)');
+    expect(resolveChain('devnet2', 'history', on)).toBe(DEVNET2_CHAIN);
+    expect(resolveChain('0x7a6a', 'nfts', on)).toMatchObject({ name: 'devnet2', id: 31338, label: 'Local devnet 2', devnet: true });
+  });
+
+  describe('on a server with nodes', () => {
+    const polygon = findChain('polygon')!;
+    const sepolia = findChain('sepolia')!;
+    const nodes = (...chains: typeof allChains): ChainService['chains'] => chains.map((chain) => ({ chain, operations: ['history', 'nfts'], source: 'node' }));
+    const twoDevnets: ChainService = { chains: nodes(DEVNET_CHAIN, DEVNET2_CHAIN), fallback: DEVNET_CHAIN, pending: [] };
+
+    it('serves exactly the chains of its nodes, for every operation (a node of an NFT-only chain answers history too)', () => {
+      expect(resolveChain(undefined, 'history', twoDevnets)).toBe(DEVNET_CHAIN);
+      expect(resolveChain('DEVNET2', 'nfts', twoDevnets)).toBe(DEVNET2_CHAIN);
+      expect(resolveChain('sepolia', 'history', { chains: nodes(sepolia), fallback: sepolia, pending: [] })).toBe(sepolia);
+    });
+
+    it('refuses a known chain no node serves, listing the served ones', () => {
+      const e = badChain(() => resolveChain('polygon', 'history', twoDevnets));
+      expect([e.status, e.parameter]).toEqual([400, 'chain']);
+      expect(e.message).toBe('chain: polygon (0x89) is not served by this Lantern (no node for it); this Lantern serves: devnet (0x7a69), devnet2 (0x7a6a)');
+      const mixed: ChainService = { chains: [...nodes(polygon), ...hostedTables({ devnets: false }).filter((s) => s.chain !== polygon)], fallback: polygon, pending: [] };
+      expect(resolveChain('0x89', 'history', mixed)).toBe(polygon);
+      expect(resolveChain('bsc', 'history', mixed).id).toBe(56);
+      expect(badChain(() => resolveChain('devnet', 'nfts', mixed)).message).toMatch(/^chain: devnet \(0x7a69\) is not served by this Lantern \(no node for it, and not a chain of the hosted API\); this Lantern serves: polygon \(0x89\), eth \(0x1\)/);
+    });
+
+    it('a default chain not served is a 400 saying so', () => {
+      const e = badChain(() => resolveChain('', 'history', { ...twoDevnets, fallback: polygon }));
+      expect(e.message).toBe('chain: no chain named, and the default chain polygon (0x89) is not served for wallet history; this Lantern serves: devnet (0x7a69), devnet2 (0x7a6a)');
+    });
+
+    it('a node that has not said its chain yet makes an unknown request a 503, not a 400', () => {
+      const waiting: ChainService = { chains: nodes(DEVNET_CHAIN), fallback: undefined, pending: ['EVM_RPC_URL (rpc.example:443)'] };
+      for (const v of ['polygon', undefined]) {
+        const e = badChain(() => resolveChain(v, 'history', waiting));
+        expect([e.status, e.code, e.parameter]).toEqual([503, 'upstream_unavailable', 'chain']);
+        expect(e.message).toContain('EVM_RPC_URL (rpc.example:443)');
+      }
+      expect(resolveChain('devnet', 'history', waiting)).toBe(DEVNET_CHAIN);
+    });
+
+    it('a chain the registry does not know is served by its hex id, as a chain known only by its id', () => {
+      const own = chainOrCustom(1337);
+      expect(own).toMatchObject({ name: '0x539', hex: '0x539', label: 'Chain 1337', nativeCurrency: { symbol: 'ETH', decimals: 18 }, explorerUrl: null });
+      expect(chainOrCustom(1337)).toBe(own);
+      expect(resolveChain('0x539', 'history', { chains: nodes(own), fallback: own, pending: [] })).toBe(own);
+      expect(badChain(() => resolveChain('0x539', 'history', twoDevnets)).message).toMatch(/^chain: 0x539 \(0x539\) is not served/);
+    });
   });
 
   it('looks chains up by id', () => {

@@ -7,8 +7,12 @@ describe('configuration', () => {
   it('defaults to node mode on the embedded devnets', () => {
     const c = parseConfig(base);
     expect(c.mode).toBe('node');
-    expect(c.evmRpcUrl).toBe('http://127.0.0.1:8545');
-    expect(c.evmIsDevnet).toBe(true);
+    // Both local devnets, each named for its chain (checked against the node at start-up).
+    expect(c.evmNodes).toEqual([
+      { url: 'http://127.0.0.1:8545', chainId: 31337, variable: 'DEVNET_EVM_PORT (the local devnet)', wsUrl: 'ws://127.0.0.1:8545' },
+      { url: 'http://127.0.0.1:8546', chainId: 31338, variable: 'DEVNET_EVM2_PORT (the second local devnet)', wsUrl: 'ws://127.0.0.1:8546' },
+    ]);
+    expect(c.defaultChainId).toBeNull();
     expect(c.ledgerUrls.local).toBe('http://127.0.0.1:8080/v1');
     expect(c.ledgerUrls.mainnet).toBe('https://api.mainnet.aptoslabs.com/v1');
     expect(c.apiKeys).toEqual([]);
@@ -30,12 +34,21 @@ describe('configuration', () => {
     expect(() => parseConfig({ ...base, EVM_HISTORY_WINDOW: 'many' })).toThrow(/EVM_HISTORY_WINDOW: EVM_HISTORY_WINDOW must be a number of transactions/);
   });
 
-  it('follows heads over the devnet’s own WebSocket, EVM_WS_URL for another node, else polls', () => {
-    expect(parseConfig(base).evmWsUrl).toBe('ws://127.0.0.1:8545');
-    expect(parseConfig({ ...base, DEVNET_EVM_PORT: '9545' }).evmWsUrl).toBe('ws://127.0.0.1:9545');
-    expect(parseConfig({ ...base, EVM_RPC_URL: 'https://rpc.example/key' }).evmWsUrl).toBeNull();
-    expect(parseConfig({ ...base, EVM_RPC_URL: 'https://rpc.example/key', EVM_WS_URL: 'wss://ws.example/key/' }).evmWsUrl).toBe('wss://ws.example/key');
+  it('follows heads over each devnet’s own WebSocket, EVM_WS_URL(S) for another node, else polls', () => {
+    const ws = (env: Record<string, string>) => parseConfig({ ...base, ...env }).evmNodes.map((n) => n.wsUrl);
+    expect(ws({})).toEqual(['ws://127.0.0.1:8545', 'ws://127.0.0.1:8546']);
+    expect(ws({ DEVNET_EVM_PORT: '9545' })[0]).toBe('ws://127.0.0.1:9545');
+    expect(ws({ EVM_RPC_URL: 'https://rpc.example/key' })).toEqual([null]);
+    expect(ws({ EVM_RPC_URL: 'http://127.0.0.1:7545' })).toEqual(['ws://127.0.0.1:7545']);
+    expect(ws({ EVM_RPC_URL: 'https://rpc.example/key', EVM_WS_URL: 'wss://ws.example/key/' })).toEqual(['wss://ws.example/key']);
+    expect(ws({ EVM_RPC_URLS: 'eth=https://a.example/k,polygon=https://b.example/k', EVM_WS_URLS: 'polygon=wss://b.example/k/' })).toEqual([null, 'wss://b.example/k']);
     expect(() => parseConfig({ ...base, EVM_WS_URL: 'https://ws.example' })).toThrow(/EVM_WS_URL: EVM_WS_URL must be a ws:\/\/ or wss:\/\/ URL/);
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'eth=https://a.example/k' })).toThrow(/EVM_WS_URLS: the WebSocket for eth \(entry 1\) must be a ws/);
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'polygon=wss://b.example/k' })).toThrow(/EVM_WS_URLS: polygon has no node in EVM_RPC_URLS/);
+    // A key in the URL never reaches the message.
+    expect(() => parseConfig({ ...base, EVM_RPC_URLS: 'eth=https://a.example/k', EVM_WS_URLS: 'eth=ftp://secret-key.example' })).toThrow(
+      /^(?![\s\S]*secret-key)[\s\S]*EVM_WS_URLS: the WebSocket for eth/,
+    );
     expect(parseConfig(base).evmHeadPollMs).toBe(1000);
     expect(() => parseConfig({ ...base, EVM_HEAD_POLL_MS: '10' })).toThrow(/EVM_HEAD_POLL_MS/);
   });
@@ -55,10 +68,57 @@ describe('configuration', () => {
   });
 
   it('follows the devnet ports and strips trailing slashes', () => {
-    const c = parseConfig({ ...base, DEVNET_EVM_PORT: '9545', DEVNET_LEDGER_PORT: '9080', DATA_API_URL: 'http://x.test/' });
-    expect(c.evmRpcUrl).toBe('http://127.0.0.1:9545');
+    const c = parseConfig({ ...base, DEVNET_EVM_PORT: '9545', DEVNET_EVM2_PORT: '9546', DEVNET_LEDGER_PORT: '9080', DATA_API_URL: 'http://x.test/' });
+    expect(c.evmNodes.map((n) => n.url)).toEqual(['http://127.0.0.1:9545', 'http://127.0.0.1:9546']);
     expect(c.ledgerUrls.local).toBe('http://127.0.0.1:9080/v1');
     expect(c.dataApiUrl).toBe('http://x.test');
+  });
+
+  it('reads one node per chain from EVM_RPC_URLS (names or hex ids) beside EVM_RPC_URL, whose chain the node says', () => {
+    const c = parseConfig({ ...base, EVM_RPC_URL: 'http://127.0.0.1:7000/', EVM_RPC_URLS: ' eth=https://eth.example/key/abc , Polygon-Amoy=http://10.0.0.5:8545,0x2105=https://base.example/v2/k' });
+    expect(c.evmNodes).toEqual([
+      { url: 'http://127.0.0.1:7000', chainId: null, variable: 'EVM_RPC_URL', wsUrl: 'ws://127.0.0.1:7000' },
+      { url: 'https://eth.example/key/abc', chainId: 1, variable: 'EVM_RPC_URLS (eth)', wsUrl: null },
+      { url: 'http://10.0.0.5:8545', chainId: 80002, variable: 'EVM_RPC_URLS (polygon amoy)', wsUrl: null },
+      { url: 'https://base.example/v2/k', chainId: 8453, variable: 'EVM_RPC_URLS (base)', wsUrl: null },
+    ]);
+    // A chain the registry does not know, by its hex id; and a key in the node's query string.
+    expect(parseConfig({ ...base, EVM_RPC_URLS: '0x539=http://127.0.0.1:8545?apikey=a=b' }).evmNodes).toEqual([
+      { url: 'http://127.0.0.1:8545?apikey=a=b', chainId: 1337, variable: 'EVM_RPC_URLS (0x539)', wsUrl: null },
+    ]);
+    // Hosted mode reads no node unless told: the local devnets are not assumed.
+    expect(parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345' }).evmNodes).toEqual([]);
+    expect(parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345', EVM_RPC_URLS: 'polygon=https://p.example' }).evmNodes).toHaveLength(1);
+  });
+
+  it.each([
+    ['polygon', /EVM_RPC_URLS: entry 1 is not chain=url/],
+    ['dogechain=https://d.example', /EVM_RPC_URLS: entry 1 names an unknown chain "dogechain"/],
+    ['eth=https://a.example/secret-key,polygon=ftp://secret-host/secret-key', /EVM_RPC_URLS: the node for polygon \(entry 2\) must be an http\(s\) URL/],
+    ['eth=https://a.example/secret-key,0x1=https://b.example/secret-key', /EVM_RPC_URLS: two nodes for eth \(0x1\); name one node per chain/],
+  ])('refuses EVM_RPC_URLS=%s naming the variable, never the URL', (value, message) => {
+    let err: Error | undefined;
+    try {
+      parseConfig({ ...base, EVM_RPC_URLS: value });
+    } catch (e) {
+      err = e as Error;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.message).toMatch(message);
+    expect(err!.message).not.toMatch(/secret|example/);
+  });
+
+  it('DEFAULT_CHAIN has one meaning, and must be a chain the server serves', () => {
+    expect(parseConfig({ ...base, DEFAULT_CHAIN: 'devnet2' }).defaultChainId).toBe(31338);
+    expect(parseConfig({ ...base, DEFAULT_CHAIN: '0x7a6a' }).defaultChainId).toBe(31338);
+    expect(() => parseConfig({ ...base, DEFAULT_CHAIN: 'polygon' })).toThrow(/DEFAULT_CHAIN: polygon \(0x89\) is not served by this Lantern: no node for it \(EVM_RPC_URL, EVM_RPC_URLS\) and no DATA_API_KEY/);
+    expect(() => parseConfig({ ...base, DEFAULT_CHAIN: 'narnia' })).toThrow(/DEFAULT_CHAIN: not a chain Lantern knows/);
+    // EVM_RPC_URL's node may be the one: checked at start-up, once it has said its chain.
+    expect(parseConfig({ ...base, EVM_RPC_URL: 'http://127.0.0.1:7000', DEFAULT_CHAIN: 'polygon' }).defaultChainId).toBe(137);
+    // Hosted: every chain of the registry; a local devnet means the hosted API is a Lantern reading them.
+    const hosted = parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345', DEFAULT_CHAIN: 'devnet' });
+    expect([hosted.defaultChainId, hosted.hostedDevnets]).toEqual([31337, true]);
+    expect(parseConfig({ ...base, DATA_API_KEY: 'abcdefgh12345', DEFAULT_CHAIN: 'polygon' }).hostedDevnets).toBe(false);
   });
 
   it('splits API_KEYS on commas', () => {
@@ -69,6 +129,7 @@ describe('configuration', () => {
     ['EVM_RPC_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://x'],
     ['DEVNET_EVM_PORT', '70000'],
+    ['DEVNET_EVM2_PORT', '0'],
     ['RATE_LIMIT_PER_MINUTE', 'lots'],
     ['SESSION_SECRET', 'short'],
     ['REDIS_URL', 'http://redis'],

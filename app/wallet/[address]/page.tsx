@@ -31,8 +31,7 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { searchParams: sp });
   const view = loadHistoryParams(sp);
-  const chainResult = chainForView(view.chain, 'history');
-  const chains = chainOptions('history');
+  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'history'), chainOptions('history'), defaultChainName('history')]);
 
   if ('error' in chainResult) {
     return (
@@ -45,17 +44,19 @@ export default async function WalletHistoryPage({ params, searchParams }: Props)
   // All of the signed-in person's labels (a short list), so pages loaded later in the browser use them too.
   const labels = await savedLabels();
 
-  // The time display is not part of the API view: toggling it never refetches the rows.
+  // The time display is not part of the API view: toggling it never refetches the rows. The rows are read
+  // on the chain resolved above, named explicitly, so the header and the list always speak of one chain.
   const { time, ...serverView } = view;
+  const apiView = { ...serverView, chain: chain.name };
   return (
     <>
       <Suspense key={chain.name} fallback={<BalanceHeaderSkeleton />}>
         <BalanceHeader address={address} chain={chain.name} />
       </Suspense>
-      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChainName('history')} serverView={view} />
+      <HistoryToolbar address={address} chains={chains} defaultChain={defaultChain} serverView={view} />
       <Suspense key={JSON.stringify(serverView)} fallback={<div className="mt-4"><HistorySkeleton /></div>}>
         <HistoryFirstPage
-          first={loadHistoryFirstPage(address, serverView, chain, labels)}
+          first={loadHistoryFirstPage(address, apiView, chain, labels)}
           address={address}
           view={serverView}
           time={time}

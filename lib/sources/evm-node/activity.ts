@@ -122,9 +122,9 @@ async function pagesIdle(chainId: number, address: string): Promise<void> {
   for (let r = st.reading.get(`${chainId}:${address}`); r; r = st.reading.get(`${chainId}:${address}`)) await r.idle;
 }
 
-/** The head and epoch a page is computed at (the chain checked, chain.ts). */
-export async function activityHead(): Promise<{ head: number; epoch: number }> {
-  const { head, epoch } = await chainHead();
+/** The head and epoch a page of the chain is computed at (the chain checked, chain.ts). */
+export async function activityHead(chainId: number): Promise<{ head: number; epoch: number }> {
+  const { head, epoch } = await chainHead(chainId);
   return { head, epoch };
 }
 
@@ -153,7 +153,7 @@ export async function ensureCovered(chainId: number, address: string, at: { head
   } catch (e) {
     // A window that overlapped a change of chain is read again, once, on the chain as it is now.
     if (!(e instanceof ChainChangedError)) throw e;
-    const now = await chainHead();
+    const now = await chainHead(chainId);
     await cover({ ...ctx, head: now.head, epoch: now.epoch, final: now.head - reorgDepth() }, { ...need, to: Math.min(need.to, now.head) });
   }
 }
@@ -242,11 +242,11 @@ async function countRows(ctx: Ctx, need: PageNeed, lo: number, hi: number): Prom
  */
 async function windowDown(ctx: Ctx, top: number, floor: number, want: number): Promise<number> {
   if (top < floor) return floor;
-  const caps = await nodeCapabilities();
+  const caps = await nodeCapabilities(ctx.chainId);
   let lo: number;
   let direct: Row[];
   if (caps.ots) {
-    const page = await otsPage(ctx.address, 'ots_searchTransactionsBefore', top + 1, want).catch((e) => otsFallback(e));
+    const page = await otsPage(ctx.chainId, ctx.address, 'ots_searchTransactionsBefore', top + 1, want).catch((e) => otsFallback(ctx.chainId, e));
     if (page) {
       direct = page.rows.filter((r) => r.block >= floor && r.block <= top);
       lo = page.edge || page.rows.length === 0 ? floor : Math.max(floor, Math.min(...page.rows.map((r) => r.block)));
@@ -268,11 +268,11 @@ async function windowDown(ctx: Ctx, top: number, floor: number, want: number): P
 /** The mirror of windowDown: up from `bottom` towards `ceil`; returns the window's highest block. */
 async function windowUp(ctx: Ctx, bottom: number, ceil: number, want: number): Promise<number> {
   if (bottom > ceil) return ceil;
-  const caps = await nodeCapabilities();
+  const caps = await nodeCapabilities(ctx.chainId);
   let hi: number;
   let direct: Row[];
   if (caps.ots) {
-    const page = await otsPage(ctx.address, 'ots_searchTransactionsAfter', bottom - 1, want).catch((e) => otsFallback(e));
+    const page = await otsPage(ctx.chainId, ctx.address, 'ots_searchTransactionsAfter', bottom - 1, want).catch((e) => otsFallback(ctx.chainId, e));
     if (page) {
       direct = page.rows.filter((r) => r.block >= bottom && r.block <= ceil);
       hi = page.edge || page.rows.length === 0 ? ceil : Math.min(ceil, Math.max(...page.rows.map((r) => r.block)));
@@ -301,7 +301,7 @@ async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], wan
     for (const r of direct) if ((dir === 'desc' ? r.block >= reached : r.block <= reached) && !txs.has(r.hash)) n++;
     return n >= want;
   };
-  const { logs, reached } = await getLogsWindow(transferFilters(ctx.address), lo, hi, dir, enough);
+  const { logs, reached } = await getLogsWindow(ctx.chainId, transferFilters(ctx.address), lo, hi, dir, enough);
   if (dir === 'desc') lo = reached;
   else hi = reached;
   const found = new Map<string, Row>();
@@ -311,7 +311,7 @@ async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], wan
     const block = Number(l.blockNumber);
     if (!found.has(h) && block >= lo && block <= hi) found.set(h, { block, index: Number(l.transactionIndex), hash: h });
   }
-  const caps = await nodeCapabilities();
+  const caps = await nodeCapabilities(ctx.chainId);
   if (caps.ots) for (const r of await beneficiaryActivity(ctx, lo, hi, caps.traceFilter)) found.set(r.hash, r);
   await commit(ctx, lo, hi, [...found.values()]);
   return dir === 'desc' ? lo : hi;
@@ -345,8 +345,8 @@ async function commit(ctx: Ctx, lo: number, hi: number, rows: Row[]): Promise<vo
 }
 
 /** An ots_ page: whole blocks; `edge` says it reached the end of the chain in its direction. */
-async function otsPage(address: string, method: 'ots_searchTransactionsBefore' | 'ots_searchTransactionsAfter', block: number, size: number) {
-  const page = await rpc<{ txs: { hash: string; blockNumber: Hex; transactionIndex: Hex }[]; firstPage: boolean; lastPage: boolean }>(method, [
+async function otsPage(chainId: number, address: string, method: 'ots_searchTransactionsBefore' | 'ots_searchTransactionsAfter', block: number, size: number) {
+  const page = await rpc<{ txs: { hash: string; blockNumber: Hex; transactionIndex: Hex }[]; firstPage: boolean; lastPage: boolean }>(chainId, method, [
     address,
     block,
     size,
@@ -359,21 +359,21 @@ async function otsPage(address: string, method: 'ots_searchTransactionsBefore' |
 }
 
 /** A node that turns out not to offer ots_ falls back to block ranges (null); anything else is thrown. */
-function otsFallback(e: unknown): null {
+function otsFallback(chainId: number, e: unknown): null {
   if (!(e instanceof RpcMethodError && e.unsupported && e.method.startsWith('ots_'))) throw e;
-  markUnsupported(e.method);
+  markUnsupported(chainId, e.method);
   return null;
 }
 
 /** Direct activity of blocks [lo, hi] on a node without ots_: trace_filter, else block bodies (Geth). */
 async function rangeActivity(ctx: Ctx, lo: number, hi: number): Promise<Row[]> {
-  const caps = await nodeCapabilities();
+  const caps = await nodeCapabilities(ctx.chainId);
   if (caps.traceFilter) {
     try {
-      return await traceFilter(ctx.address, lo, hi, ['fromAddress', 'toAddress']);
+      return await traceFilter(ctx.chainId, ctx.address, lo, hi, ['fromAddress', 'toAddress']);
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      markUnsupported('trace_filter');
+      markUnsupported(ctx.chainId, 'trace_filter');
     }
   }
   return blockPartiesOf(ctx.chainId, ctx.address, lo, hi);
@@ -387,30 +387,31 @@ async function rangeActivity(ctx: Ctx, lo: number, hi: number): Promise<Row[]> {
 async function beneficiaryActivity(ctx: Ctx, lo: number, hi: number, traceFilterOffered: boolean): Promise<Row[]> {
   if (traceFilterOffered) {
     try {
-      return await traceFilter(ctx.address, lo, hi, ['toAddress']);
+      return await traceFilter(ctx.chainId, ctx.address, lo, hi, ['toAddress']);
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      markUnsupported('trace_filter');
+      markUnsupported(ctx.chainId, 'trace_filter');
     }
   }
   return selfdestructsTo(ctx.chainId, ctx.address, lo, hi);
 }
 
-/** Blocks per trace_filter call: nodes limit the range (anvil: 300), so a refused range shrinks it, for good. */
-let traceSpan = 10_000;
+/** Per chain, blocks per trace_filter call: nodes limit the range (anvil: 300), so a refused range shrinks it, for good. */
+const traceSpans = new Map<number, number>();
 
-async function traceFilter(address: string, lo: number, hi: number, sides: ('fromAddress' | 'toAddress')[]): Promise<Row[]> {
+async function traceFilter(chainId: number, address: string, lo: number, hi: number, sides: ('fromAddress' | 'toAddress')[]): Promise<Row[]> {
   const out: Row[] = [];
   for (let start = lo; start <= hi; ) {
+    const traceSpan = traceSpans.get(chainId) ?? 10_000;
     const end = Math.min(hi, start + traceSpan - 1);
     const range = { fromBlock: hexNum(start), toBlock: hexNum(end) };
     let results: TraceRow[][];
     try {
-      results = await Promise.all(sides.map((side) => rpc<TraceRow[]>('trace_filter', [{ ...range, [side]: [address] }])));
+      results = await Promise.all(sides.map((side) => rpc<TraceRow[]>(chainId, 'trace_filter', [{ ...range, [side]: [address] }])));
     } catch (e) {
       if (!(e instanceof RpcMethodError) || e.unsupported || traceSpan <= 10) throw e;
       const limit = /limited to (\d+)/i.exec(e.message);
-      traceSpan = limit && Number(limit[1]) > 0 && Number(limit[1]) < traceSpan ? Number(limit[1]) : Math.max(10, Math.floor(traceSpan / 4));
+      traceSpans.set(chainId, limit && Number(limit[1]) > 0 && Number(limit[1]) < traceSpan ? Number(limit[1]) : Math.max(10, Math.floor(traceSpan / 4)));
       continue;
     }
     for (const list of results) {
@@ -435,7 +436,7 @@ interface TraceRow {
  * unfinal blocks this process read at this head) runs from block 1 without a gap.
  */
 export async function walletIndexState(chainId: number, address: string): Promise<{ complete: boolean }> {
-  const { head, epoch } = await chainHead();
+  const { head, epoch } = await chainHead(chainId);
   const cov = await coverage({ chainId, address, head, epoch, final: head - reorgDepth() });
   return { complete: cov.length > 0 && cov[0]!.lo === 1 && fillGaps(cov).length === 0 };
 }
@@ -446,7 +447,7 @@ export async function walletIndexState(chainId: number, address: string): Promis
  * the history is still being read then, on this instance or another).
  */
 export async function walletTransactionCount(chainId: number, address: string, waitMs: number): Promise<number | null> {
-  const at = await activityHead();
+  const at = await activityHead(chainId);
   await readingPage(chainId, address, () => ensureCovered(chainId, address, at, { order: 'DESC', from: 1, to: at.head, need: MIN_WANT }));
   const deadline = Date.now() + waitMs;
   while (!(await walletIndexState(chainId, address)).complete) {
@@ -481,7 +482,7 @@ function startBackgroundFill(chainId: number, address: string): void {
 }
 
 const contextNow = async (chainId: number, address: string): Promise<Ctx> => {
-  const { head, epoch } = await chainHead();
+  const { head, epoch } = await chainHead(chainId);
   return { chainId, address, head, epoch, final: head - reorgDepth() };
 };
 

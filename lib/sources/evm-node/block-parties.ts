@@ -26,9 +26,9 @@ type Party = [address: string, block: number, index: number, hash: string];
 
 const scan: ChainScan<Party> = {
   kind: 'parties',
-  async read(start, end) {
+  async read(chainId, start, end) {
     const numbers = Array.from({ length: end - start + 1 }, (_, i) => start + i);
-    const blocks = await Promise.all(numbers.map((n) => rpc<{ transactions: BodyTx[] } | null>('eth_getBlockByNumber', [hexNum(n), true])));
+    const blocks = await Promise.all(numbers.map((n) => rpc<{ transactions: BodyTx[] } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), true])));
     const found: Party[] = [];
     blocks.forEach((b, i) => {
       for (const t of b?.transactions ?? []) {

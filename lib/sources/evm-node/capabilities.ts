@@ -1,10 +1,9 @@
 import 'server-only';
-import { config } from '@/lib/config';
 import { ZERO_ADDRESS } from '@/lib/format';
 import { RpcMethodError, headBlock, hexNum, rpc } from './rpc';
 
 /**
- * Which of the methods that find a wallet's transactions the node offers, asked once per process:
+ * Which of the methods that find a wallet's transactions each chain's node offers, asked once per process:
  * `ots_*` (Otterscan API) and `trace_filter`. What Lantern can and cannot see follows from them
  * (docs/evm-node.md, "What the node must offer"), and health and the wallet page say it in words.
  * A probe that fails for another reason than "no such method" (node down) is asked again next time.
@@ -26,37 +25,37 @@ export interface HistoryCoverage {
 
 // On globalThis: the server's route bundles each hold their own copy of this module, and one probe serves them all.
 interface Shared {
-  url: string;
   known: Partial<NodeCapabilities>;
   probing?: Promise<NodeCapabilities>;
 }
-const g = globalThis as unknown as { __lanternEvmCaps?: Shared };
-/** What is known of the node at EVM_RPC_URL (another URL is another node). */
-function shared(): Shared {
-  const url = config().evmRpcUrl;
-  if (g.__lanternEvmCaps?.url !== url) g.__lanternEvmCaps = { url, known: {} };
-  return g.__lanternEvmCaps;
+const g = globalThis as unknown as { __lanternEvmCaps?: Map<number, Shared> };
+/** What is known of the node of chain `chainId` (one node per chain). */
+function shared(chainId: number): Shared {
+  const all = (g.__lanternEvmCaps ??= new Map());
+  let s = all.get(chainId);
+  if (!s) all.set(chainId, (s = { known: {} }));
+  return s;
 }
 
-/** A method the node said it does not offer (learnt by a probe, or by a call that failed so). */
-export function markUnsupported(method: string): void {
-  const { known } = shared();
+/** A method the chain's node said it does not offer (learnt by a probe, or by a call that failed so). */
+export function markUnsupported(chainId: number, method: string): void {
+  const { known } = shared(chainId);
   if (method.startsWith('ots_')) known.ots = false;
   if (method === 'trace_filter') known.traceFilter = false;
 }
 
-export function nodeCapabilities(): Promise<NodeCapabilities> {
-  const s = shared();
+export function nodeCapabilities(chainId: number): Promise<NodeCapabilities> {
+  const s = shared(chainId);
   const { known } = s;
   if (known.ots !== undefined && known.traceFilter !== undefined) return Promise.resolve({ ots: known.ots, traceFilter: known.traceFilter });
-  s.probing ??= probe(known).finally(() => (s.probing = undefined));
+  s.probing ??= probe(chainId, known).finally(() => (s.probing = undefined));
   return s.probing;
 }
 
-async function probe(known: Partial<NodeCapabilities>): Promise<NodeCapabilities> {
+async function probe(chainId: number, known: Partial<NodeCapabilities>): Promise<NodeCapabilities> {
   const offers = async (method: string, params: unknown[]) => {
     try {
-      await rpc(method, params);
+      await rpc(chainId, method, params);
       return true;
     } catch (e) {
       // Any other answer from the node (a refused range, say) means the method exists.
@@ -64,7 +63,7 @@ async function probe(known: Partial<NodeCapabilities>): Promise<NodeCapabilities
       throw e;
     }
   };
-  const head = await headBlock();
+  const head = await headBlock(chainId);
   const [ots, traceFilter] = await Promise.all([
     known.ots ?? offers('ots_getApiLevel', []),
     known.traceFilter ?? offers('trace_filter', [{ fromBlock: hexNum(head), toBlock: hexNum(head), toAddress: [ZERO_ADDRESS] }]),
@@ -97,12 +96,12 @@ export function historyCoverage(c: NodeCapabilities): HistoryCoverage {
   };
 }
 
-/** The coverage for health: what is known within `ms`, else that it is not known yet (node down or slow). */
-export async function historyCoverageWithin(ms: number): Promise<HistoryCoverage | { complete: null; missing: string }> {
+/** The coverage of the chain's node for health: what is known within `ms`, else that it is not known yet (node down or slow). */
+export async function historyCoverageWithin(chainId: number, ms: number): Promise<HistoryCoverage | { complete: null; missing: string }> {
   const unknown = { complete: null, missing: 'Not known yet: the node has not answered which methods it offers.' };
   let timer: NodeJS.Timeout | undefined;
   try {
-    const caps = await Promise.race([nodeCapabilities(), new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)))]);
+    const caps = await Promise.race([nodeCapabilities(chainId), new Promise<null>((r) => (timer = setTimeout(() => r(null), ms)))]);
     return caps ? historyCoverage(caps) : unknown;
   } catch {
     return unknown;

@@ -18,8 +18,8 @@ const running = new Map<string, Promise<void>>();
 
 export interface ChainScan<R> {
   kind: 'selfdestruct' | 'parties';
-  /** Reads blocks [start, end] from the node. */
-  read(start: number, end: number): Promise<R[]>;
+  /** Reads blocks [start, end] from the chain's node. */
+  read(chainId: number, start: number, end: number): Promise<R[]>;
   /** Replaces the rows of blocks [start, end] with `rows`, inside the commit's transaction. */
   write(tx: Queryable, chainId: number, start: number, end: number, rows: R[]): Promise<void>;
 }
@@ -37,14 +37,14 @@ export function coverChainScan<R>(chainId: number, scan: ChainScan<R>, lo: numbe
 
 async function cover<R>(chainId: number, scan: ChainScan<R>, lo: number, hi: number): Promise<void> {
   if (hi < lo) return;
-  const { head, epoch } = await chainHead();
+  const { head, epoch } = await chainHead(chainId);
   const final = head - reorgDepth();
   const scope = `chain:${scan.kind}`;
   const d = await db();
   for (const gap of gaps(await loadSpans(d, chainId, scope), Math.max(1, lo), hi)) {
     for (let start = gap.lo; start <= gap.hi; start += CHUNK) {
       const end = Math.min(gap.hi, start + CHUNK - 1);
-      const rows = await scan.read(start, end);
+      const rows = await scan.read(chainId, start, end);
       await d.transaction(async (tx) => {
         await assertEpoch(tx, chainId, epoch);
         await lockScope(tx, chainId, scope);

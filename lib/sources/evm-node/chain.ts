@@ -1,10 +1,11 @@
 import 'server-only';
 import { db, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
-import { headInfo, hexNum, nodeChainId, noteHead, rpc, type HeadInfo } from './rpc';
+import { evmNode, evmNodeReady } from '@/lib/sources/evm-nodes';
+import { headInfo, hexNum, noteHead, rpc, type HeadInfo } from './rpc';
 
 /**
- * Is the node still on the chain Lantern indexed? Everything in the evm_* tables is read from blocks
+ * Is each chain's node still on the chain Lantern indexed? Everything in the evm_* tables is read from blocks
  * that a reorg, an `anvil_rollback` or a devnet restarted from scratch can take away. Lantern notices:
  *
  * - the head: read as a block (number, hash, parent hash; rpc.ts headInfo, shared for a second), so a
@@ -56,10 +57,9 @@ export function onChainChange(fn: (chainId: number) => void): void {
   st.listeners.add(fn);
 }
 
-/** The head, checked against what Lantern indexed, and the chain's epoch (for cache keys and writers). */
-export async function chainHead(): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
-  const [chainId, latest] = await Promise.all([nodeChainId(), headInfo()]);
-  return checked(chainId, latest);
+/** The chain's head, checked against what Lantern indexed, and the chain's epoch (for cache keys and writers). */
+export async function chainHead(chainId: number): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
+  return checked(chainId, await headInfo(chainId));
 }
 
 async function checked(chainId: number, latest: HeadInfo): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
@@ -81,14 +81,14 @@ async function checked(chainId: number, latest: HeadInfo): Promise<{ chainId: nu
  * came after it and raises the epoch), and from then on this instance's head, so pages read at it at once.
  */
 export async function checkHead(chainId: number, head: HeadInfo): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
-  if ((await nodeChainId()) !== chainId) throw new Error(`This Lantern's EVM node does not serve chain ${chainId}`);
+  await evmNode(chainId); // refused (a 400/503 naming the chain) where no node serves it
   noteHead(chainId, head);
   return checked(chainId, head);
 }
 
 /** A head another instance followed and checked: this instance's head from now on (checked again when a page reads it). */
 export async function heardHead(chainId: number, head: HeadInfo): Promise<void> {
-  if ((await nodeChainId()) === chainId) noteHead(chainId, head, true);
+  if (evmNodeReady(chainId)) noteHead(chainId, head, true);
 }
 
 /** The epochs after `epoch` of a chain: where each began (its fork block) and whether its dropped rows were kept. */
@@ -113,13 +113,13 @@ export async function removedSince(chainId: number, address: string, epoch: numb
  * chainHead, sure to agree with the database: when another instance changed the epoch within this
  * one's head-sharing second, look again at a fresh head. For background writers (NFT jobs).
  */
-export async function currentChain(): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
-  const c = await chainHead();
+export async function currentChain(chainId: number): Promise<{ chainId: number; head: number; hash: string; epoch: number }> {
+  const c = await chainHead(chainId);
   const { rows } = await (await db()).query<{ epoch: number }>('SELECT epoch FROM evm_chain_state WHERE chain_id = $1', [c.chainId]);
   if (!rows[0] || rows[0].epoch === c.epoch) return c;
   forget(c.chainId);
-  await headInfo(true);
-  return chainHead();
+  await headInfo(chainId, true);
+  return chainHead(chainId);
 }
 
 /** This instance's view of the chain is stale: the next chainHead checks again. */
@@ -128,8 +128,8 @@ function forget(chainId: number) {
 }
 
 /** A short mark of the chain and head for cache keys: `e<epoch>@<head>`. */
-export async function chainMark(): Promise<{ epoch: string; head: string }> {
-  const { head, epoch } = await chainHead();
+export async function chainMark(chainId: number): Promise<{ epoch: string; head: string }> {
+  const { head, epoch } = await chainHead(chainId);
   return { epoch: `e${epoch}`, head: `e${epoch}@${head}` };
 }
 
@@ -138,13 +138,13 @@ export async function assertEpoch(tx: Queryable, chainId: number, epoch: number)
   const { rows } = await tx.query<{ epoch: number }>('SELECT epoch FROM evm_chain_state WHERE chain_id = $1 FOR SHARE', [chainId]);
   if (rows[0] && rows[0].epoch !== epoch) {
     forget(chainId);
-    void headInfo(true).catch(() => undefined);
+    void headInfo(chainId, true).catch(() => undefined);
     throw new ChainChangedError();
   }
 }
 
-async function blockHash(n: number): Promise<string | null> {
-  const b = await rpc<{ hash: string } | null>('eth_getBlockByNumber', [hexNum(n), false]);
+async function blockHash(chainId: number, n: number): Promise<string | null> {
+  const b = await rpc<{ hash: string } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false]);
   return b ? b.hash.toLowerCase() : null;
 }
 
@@ -162,19 +162,19 @@ async function verify(chainId: number, seen: HeadInfo): Promise<Verified> {
     let genesis = state[0]?.genesis_hash;
     if (!state[0] || !st.genesisChecked.has(chainId)) {
       // Once per process (and for a chain never seen): a node restarted on another genesis under the same id.
-      const now = await blockHash(0);
+      const now = await blockHash(chainId, 0);
       if (!now) throw new Error('The EVM node has no genesis block');
       if (state[0] && now !== state[0].genesis_hash) fork = -1;
       genesis = now;
     }
-    if (fork === undefined && top && !(await holds(top, latest))) {
+    if (fork === undefined && top && !(await holds(chainId, top, latest))) {
       // Before concluding, make sure `latest` is not this instance's shared head of a second ago.
-      const fresh = await headInfo(true);
+      const fresh = await headInfo(chainId, true);
       if (fresh.hash !== latest.hash) {
         latest = fresh;
-        if (await holds(top, latest)) continue;
+        if (await holds(chainId, top, latest)) continue;
       }
-      const now = await blockHash(0);
+      const now = await blockHash(chainId, 0);
       fork = now !== genesis ? -1 : await newestHeld(d, chainId, Math.min(top.number, latest.number));
       genesis = now ?? genesis;
     }
@@ -223,11 +223,11 @@ async function verify(chainId: number, seen: HeadInfo): Promise<Verified> {
 }
 
 /** Whether checkpoint `top` is still on the node's chain, given its latest block. */
-async function holds(top: { number: number; hash: string }, latest: HeadInfo): Promise<boolean> {
+async function holds(chainId: number, top: { number: number; hash: string }, latest: HeadInfo): Promise<boolean> {
   if (top.number === latest.number) return top.hash === latest.hash;
   if (top.number === latest.number - 1) return top.hash === latest.parentHash;
   if (top.number > latest.number) return false; // the head went backwards
-  return (await blockHash(top.number)) === top.hash;
+  return (await blockHash(chainId, top.number)) === top.hash;
 }
 
 /** The newest checkpoint at or below `below` that the node still has (0 when none: re-index all). */
@@ -240,7 +240,7 @@ async function newestHeld(d: Queryable, chainId: number, below: number): Promise
   let best = 0;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if ((await blockHash(cps[mid].number)) === cps[mid].hash) {
+    if ((await blockHash(chainId, cps[mid].number)) === cps[mid].hash) {
       best = cps[mid].number;
       lo = mid + 1;
     } else hi = mid - 1;

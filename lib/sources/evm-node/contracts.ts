@@ -24,12 +24,9 @@ export interface ContractFacts {
   proxy: { kind: ProxyKind; implementation: string; known: string | null } | null;
 }
 
-/**
- * The node of `chainId`. One node serves one chain today (rpc.ts asserts which); the chain is passed
- * explicitly so that per-chain nodes plug in here.
- */
-export function nodeOf(_chainId: number) {
-  return { call: <T>(method: string, params: unknown[]) => rpc<T>(method, params) };
+/** The node of `chainId` (rpc.ts: one node per chain). */
+export function nodeOf(chainId: number) {
+  return { call: <T>(method: string, params: unknown[]) => rpc<T>(chainId, method, params) };
 }
 
 const IMPLEMENTATION_SLOT = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc';

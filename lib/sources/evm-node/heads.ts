@@ -3,7 +3,8 @@ import WebSocket from 'ws';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { hostOf } from '@/lib/sources/breakers';
-import { headInfo, nodeChainId, type HeadInfo } from './rpc';
+import { evmNode } from '@/lib/sources/evm-nodes';
+import { headInfo, type HeadInfo } from './rpc';
 
 /**
  * The node's new heads, pushed or polled, for the one instance that follows a chain (lib/live holds the
@@ -22,11 +23,9 @@ const KEEPALIVE_MS = 15_000;
 /** How long polling stands in for a socket that failed before the socket is tried again (doubling). */
 const WS_RETRY_MS = [2_000, 5_000, 15_000, 60_000];
 
-/** Where this chain's node pushes heads, if anywhere. One node today: the chain must be its own. */
+/** Where this chain's node pushes heads, if anywhere (EVM_WS_URL(S), or the devnet's own socket). */
 async function endpointFor(chainId: number): Promise<{ wsUrl: string | null }> {
-  const own = await nodeChainId();
-  if (own !== chainId) throw new Error(`This Lantern's EVM node serves chain ${own}, not ${chainId}`);
-  return { wsUrl: config().evmWsUrl };
+  return { wsUrl: (await evmNode(chainId)).wsUrl };
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -78,15 +77,15 @@ export async function watchNodeHeads(
     }
     onTransport('polling');
     const until = wsUrl ? Date.now() + WS_RETRY_MS[Math.min(failures, WS_RETRY_MS.length - 1)] : Infinity;
-    await poll(emit, signal, until);
+    await poll(chainId, emit, signal, until);
   }
 }
 
 /** Polls the latest block until `until` (ms since the epoch) or the signal. */
-async function poll(emit: (h: HeadInfo) => void, signal: AbortSignal, until: number): Promise<void> {
+async function poll(chainId: number, emit: (h: HeadInfo) => void, signal: AbortSignal, until: number): Promise<void> {
   while (!signal.aborted && Date.now() < until) {
     try {
-      emit(await headInfo(true));
+      emit(await headInfo(chainId, true));
     } catch {
       // The node is down or its breaker is open: the next round asks again.
     }

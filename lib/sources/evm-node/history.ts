@@ -8,7 +8,7 @@ import { categorise, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { methodLabels } from './decode';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
-import { assertNodeChain, reorgDepth } from './rpc';
+import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
@@ -26,7 +26,6 @@ const DEFAULT_LIMIT = 100;
 const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
 
 export async function nodeWalletHistory(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage> {
-  await assertNodeChain(chain);
   const wallet = address.toLowerCase();
   const limit = query.limit ?? DEFAULT_LIMIT;
   const range = resolveHistoryRange(query);
@@ -41,7 +40,7 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
     after = { block: block as number, index: index as number, page: page as number };
   }
 
-  const at = await activityHead();
+  const at = await activityHead(chain.id);
   const head = at.head;
   const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
   const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);

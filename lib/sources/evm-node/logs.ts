@@ -90,8 +90,9 @@ export function transferFilters(address: string): (Hex | Hex[] | null)[][] {
 }
 
 const INITIAL_SPAN = 100_000;
-/** The widest block range the node accepts, once it has said so (a provider's range limit); shared by the server's bundles. */
-const capHolder = globalThis as unknown as { __lanternLogSpanCap?: number };
+/** Per chain, the widest block range its node accepts, once it has said so (a provider's range limit); shared by the server's bundles. */
+const capHolder = globalThis as unknown as { __lanternLogSpanCaps?: Map<number, number> };
+const caps = (capHolder.__lanternLogSpanCaps ??= new Map());
 
 /**
  * eth_getLogs over [from, to] for each filter, in block spans. A refused span (hosted providers limit the
@@ -100,25 +101,25 @@ const capHolder = globalThis as unknown as { __lanternLogSpanCap?: number };
  * one double again, up to a range limit the node stated. Only a single block refused, or an error that
  * is not a refusal (node unreachable, breaker open), fails the call. Deduplicated by (tx hash, log index).
  */
-export async function getLogsRange(filters: (Hex | Hex[] | null)[][], from: number, to: number, extra: { address?: string } = {}): Promise<RawLog[]> {
+export async function getLogsRange(chainId: number, filters: (Hex | Hex[] | null)[][], from: number, to: number, extra: { address?: string } = {}): Promise<RawLog[]> {
   const seen = new Map<string, RawLog>();
-  let span = capHolder.__lanternLogSpanCap ?? INITIAL_SPAN;
+  let span = caps.get(chainId) ?? INITIAL_SPAN;
   for (let start = from; start <= to; ) {
     const end = Math.min(to, start + span - 1);
     let batch: RawLog[][];
     try {
       batch = await Promise.all(
-        filters.map((topics) => rpc<RawLog[]>('eth_getLogs', [{ ...extra, fromBlock: hexNum(start), toBlock: hexNum(end), topics }])),
+        filters.map((topics) => rpc<RawLog[]>(chainId, 'eth_getLogs', [{ ...extra, fromBlock: hexNum(start), toBlock: hexNum(end), topics }])),
       );
     } catch (e) {
-      const next = afterRefusal(e, end - start + 1);
+      const next = afterRefusal(chainId, e, end - start + 1);
       if (next === null) throw e;
       span = next;
       continue;
     }
     for (const logs of batch) for (const l of logs) if (!l.removed) seen.set(`${l.transactionHash}:${l.logIndex}`, l);
     start = end + 1;
-    span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, span * 2);
+    span = Math.min(caps.get(chainId) ?? INITIAL_SPAN, span * 2);
   }
   return [...seen.values()];
 }
@@ -134,6 +135,7 @@ const WINDOW_FIRST_SPAN = 2_000;
  * are split as in getLogsRange. Deduplicated by (tx hash, log index).
  */
 export async function getLogsWindow(
+  chainId: number,
   filters: (Hex | Hex[] | null)[][],
   lo: number,
   hi: number,
@@ -142,15 +144,15 @@ export async function getLogsWindow(
 ): Promise<{ logs: RawLog[]; reached: number }> {
   const seen = new Map<string, RawLog>();
   const txs = new Set<string>();
-  let span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, WINDOW_FIRST_SPAN);
+  let span = Math.min(caps.get(chainId) ?? INITIAL_SPAN, WINDOW_FIRST_SPAN);
   let reached = dir === 'desc' ? hi + 1 : lo - 1;
   while (dir === 'desc' ? reached > lo : reached < hi) {
     const [start, end] = dir === 'desc' ? [Math.max(lo, reached - span), reached - 1] : [reached + 1, Math.min(hi, reached + span)];
     let batch: RawLog[][];
     try {
-      batch = await Promise.all(filters.map((topics) => rpc<RawLog[]>('eth_getLogs', [{ fromBlock: hexNum(start), toBlock: hexNum(end), topics }])));
+      batch = await Promise.all(filters.map((topics) => rpc<RawLog[]>(chainId, 'eth_getLogs', [{ fromBlock: hexNum(start), toBlock: hexNum(end), topics }])));
     } catch (e) {
-      const next = afterRefusal(e, end - start + 1);
+      const next = afterRefusal(chainId, e, end - start + 1);
       if (next === null) throw e;
       span = next;
       continue;
@@ -164,13 +166,13 @@ export async function getLogsWindow(
     }
     reached = dir === 'desc' ? start : end;
     if (enough(reached, txs)) break;
-    span = Math.min(capHolder.__lanternLogSpanCap ?? INITIAL_SPAN, span * 4);
+    span = Math.min(caps.get(chainId) ?? INITIAL_SPAN, span * 4);
   }
   return { logs: [...seen.values()], reached: dir === 'desc' ? Math.max(lo, reached) : Math.min(hi, reached) };
 }
 
-/** The span to try after `tried` blocks were refused, or null when this error is not a refusal to split. */
-export function afterRefusal(e: unknown, tried: number): number | null {
+/** The span to try after `tried` blocks were refused by the chain's node, or null when this error is not a refusal to split. */
+export function afterRefusal(chainId: number, e: unknown, tried: number): number | null {
   const timedOut = e instanceof LanternError && e.code === 'upstream_timeout';
   if (tried <= 1 || !((e instanceof RpcMethodError && !e.unsupported) || timedOut)) return null;
   const text = e instanceof RpcMethodError ? e.detail : '';
@@ -178,9 +180,9 @@ export function afterRefusal(e: unknown, tried: number): number | null {
   const stated = /limit of (\d+)|max(?:imum)? (?:block )?range:? ?(\d+)|limited to (\d+)|up to a (\d+)(K?) block range/i.exec(text);
   if (stated) {
     const n = Number(stated[1] ?? stated[2] ?? stated[3] ?? stated[4]) * (stated[5] ? 1000 : 1);
-    if (n >= 1) capHolder.__lanternLogSpanCap = Math.min(capHolder.__lanternLogSpanCap ?? n, n);
+    if (n >= 1) caps.set(chainId, Math.min(caps.get(chainId) ?? n, n));
   }
-  const spanCap = capHolder.__lanternLogSpanCap;
+  const spanCap = caps.get(chainId);
   // A suggested range ("this block range should work: [0x10, 0x7cf]", "Try with this block range [0x10, 0x20]").
   const hint = /\[\s*(0x[0-9a-f]+)\s*,\s*(0x[0-9a-f]+)\s*\]/i.exec(text);
   const suggested = hint ? Number(BigInt(hint[2]!) - BigInt(hint[1]!)) + 1 : 0;

@@ -27,11 +27,11 @@ export interface TokenMeta {
 
 const MAX_METADATA_CHARS = 256 * 1024;
 
-export async function readUri(contract: string, tokenId: string, standard: 'erc721' | 'erc1155'): Promise<string | null> {
+export async function readUri(chainId: number, contract: string, tokenId: string, standard: 'erc721' | 'erc1155'): Promise<string | null> {
   const id = BigInt(tokenId);
   const data = encodeFunctionData({ abi, functionName: standard === 'erc721' ? 'tokenURI' : 'uri', args: [id] });
   try {
-    const out = await rpc<Hex>('eth_call', [{ to: contract, data }, 'latest']);
+    const out = await rpc<Hex>(chainId, 'eth_call', [{ to: contract, data }, 'latest']);
     const [s] = decodeAbiParameters([{ type: 'string' }], out);
     const uri = s.trim();
     if (!uri) return null;
@@ -102,7 +102,7 @@ export async function tokenMetaMany(
   const missing = tokens.filter((t) => !out.has(key(t.contract, t.tokenId)));
   const read = await Promise.all(
     missing.map(async (t) => {
-      const tokenUri = await readUri(t.contract, t.tokenId, t.standard);
+      const tokenUri = await readUri(chainId, t.contract, t.tokenId, t.standard);
       const metadata = decodeDataUri(tokenUri);
       const now = new Date().toISOString();
       const meta: TokenMeta = {

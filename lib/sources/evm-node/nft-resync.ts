@@ -5,7 +5,6 @@ import { notFound } from '@/lib/errors';
 import { resyncWaits, type NftResyncAnswer, type NftResyncQuery } from '@/lib/interface/nft-resync';
 import { decodeDataUri, readUri } from './metadata';
 import { fetchTokenMetadata, type FetchOutcome } from './metadata-fetch';
-import { assertNodeChain } from './rpc';
 
 /**
  * Resync of one token in node mode: `flag=uri` reads the token URI from the chain again (and then its
@@ -18,7 +17,6 @@ const running = new Map<string, Promise<NftResyncAnswer>>();
 const SYNC_BOUND_MS = 30_000;
 
 export async function nodeResyncNft(chain: Chain, contract: string, tokenId: string, q: NftResyncQuery): Promise<{ httpStatus: 200 | 202; answer: NftResyncAnswer }> {
-  await assertNodeChain(chain);
   const key = `${chain.id}:${contract}:${tokenId}:${q.flag}`;
   let job = running.get(key);
   if (!job) {
@@ -51,10 +49,10 @@ async function resync(chainId: number, contract: string, tokenId: string, flag: 
     const type = rows[0]?.contract_type;
     uri =
       type === 'ERC721'
-        ? await readUri(contract, tokenId, 'erc721')
+        ? await readUri(chainId, contract, tokenId, 'erc721')
         : type === 'ERC1155'
-          ? await readUri(contract, tokenId, 'erc1155')
-          : ((await readUri(contract, tokenId, 'erc721')) ?? (await readUri(contract, tokenId, 'erc1155')));
+          ? await readUri(chainId, contract, tokenId, 'erc1155')
+          : ((await readUri(chainId, contract, tokenId, 'erc721')) ?? (await readUri(chainId, contract, tokenId, 'erc1155')));
     if (uri === null && known.rows.length === 0) throw notFound(`No token URI for token ${tokenId} of ${contract}: the contract answers neither tokenURI nor uri for it.`);
     const onChain = decodeDataUri(uri);
     // A changed URI drops the old metadata; an unchanged remote one keeps it until the fetch below replaces it.

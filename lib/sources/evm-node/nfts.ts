@@ -10,7 +10,7 @@ import { TOPIC_TRANSFER, getLogsRange, parseTransferLog, transferFilters, type N
 import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
 import { scheduleMetadataFetch } from './metadata-fetch';
 import { ChainChangedError, assertEpoch, chainHead, currentChain } from './chain';
-import { assertNodeChain, inBackground } from './rpc';
+import { inBackground } from './rpc';
 import { tokenFactsMany } from './tokens';
 
 /**
@@ -42,7 +42,6 @@ interface SyncRow {
 }
 
 export async function nodeWalletNfts(address: string, chain: Chain, query: NftQuery): Promise<NftPage> {
-  await assertNodeChain(chain);
   const owner = address.toLowerCase();
   const filter = [...new Set(query.token_addresses.map((a) => a.toLowerCase()))].sort();
   const binding = queryBinding(['nfts', chain.id, owner, filter, query.exclude_spam]);
@@ -136,7 +135,6 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
  * still running then, on this instance or another).
  */
 export async function nodeNftCounts(chain: Chain, address: string, waitMs: number): Promise<{ nfts: number; collections: number } | null> {
-  await assertNodeChain(chain);
   const owner = address.toLowerCase();
   const deadline = Date.now() + waitMs;
   while ((await ensureNftSync(chain.id, owner)) !== 'SYNCED') {
@@ -155,7 +153,7 @@ export async function nodeNftCounts(chain: Chain, address: string, waitMs: numbe
 async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' | 'SYNCING'> {
   const key = `${chainId}:${owner}`;
   // First: is the node still on the chain the job indexed? (A change drops the job's row.)
-  const { head } = await chainHead();
+  const { head } = await chainHead(chainId);
   const d = await db();
   const claimed = await d.query(
     `INSERT INTO evm_nft_sync (chain_id, owner, status, jobs_started) VALUES ($1, $2, 'running', 1) ON CONFLICT DO NOTHING RETURNING owner`,
@@ -201,7 +199,7 @@ async function ensureNftSync(chainId: number, owner: string): Promise<'SYNCED' |
 function startJob(key: string, chainId: number, owner: string): Promise<void> {
   let epoch: number | undefined;
   // Background work: its node calls are never batched with a page's (rpc.ts).
-  const job = inBackground(() => currentChain().then((c) => runJob(chainId, owner, (epoch = c.epoch), c.head)))
+  const job = inBackground(() => currentChain(chainId).then((c) => runJob(chainId, owner, (epoch = c.epoch), c.head)))
     // The token URIs are known now: their off-chain metadata is fetched next, in the background.
     .then(() => scheduleMetadataFetch(chainId, owner, true))
     .catch(async (e) => {
@@ -230,7 +228,7 @@ async function runJob(chainId: number, owner: string, epoch: number, head: numbe
   const nftFilters = transferFilters(owner);
   while (from < head) {
     const to = Math.min(head, from + SPAN);
-    const logs = (await getLogsRange(nftFilters, from + 1, to)).filter((l) => l.topics[0] !== TOPIC_TRANSFER || l.topics.length === 4);
+    const logs = (await getLogsRange(chainId, nftFilters, from + 1, to)).filter((l) => l.topics[0] !== TOPIC_TRANSFER || l.topics.length === 4);
     logs.sort((a, b) => Number(a.blockNumber) - Number(b.blockNumber) || Number(a.logIndex) - Number(b.logIndex));
     const deltas = new Map<string, { move: NftMove; delta: bigint; block: number; minted: number | null }>();
     for (const l of logs) {

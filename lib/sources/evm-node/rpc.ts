@@ -1,17 +1,17 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createPublicClient, type PublicClient } from 'viem';
-import { chainById, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
-import { LanternError, badParameter } from '@/lib/errors';
-import { BreakerOpenError, asBreakerOpen, type CircuitBreaker } from '@/lib/sources/breaker';
-import { evmNodeBreaker, rpcTransport } from '@/lib/sources/breakers';
+import { LanternError } from '@/lib/errors';
+import { BreakerOpenError, asBreakerOpen } from '@/lib/sources/breaker';
+import { evmNode, evmNodeReady, type EvmNode } from '@/lib/sources/evm-nodes';
 
 /**
- * The one way this source talks to the EVM node: viem's public client over HTTP with a timeout, a
- * bounded retry and JSON-RPC batching (calls made in the same tick travel in one HTTP request).
- * Every HTTP request goes through the node's breaker (a batch is one request, so one probe).
- * Errors become LanternErrors that never carry the RPC URL (it often holds a provider key).
+ * The one way this source talks to an EVM node: `rpc(chainId, method, params)` asks the node of that
+ * chain (lib/sources/evm-nodes.ts: one node per chain, checked against the chain it is named for), with
+ * viem's public client over HTTP: a timeout, a bounded retry and JSON-RPC batching (calls made in the
+ * same tick travel in one HTTP request). Every HTTP request goes through that node's breaker (a batch is
+ * one request, so one probe). Errors become LanternErrors that never carry the RPC URL (it often holds a
+ * provider key). The chain is always an argument: nothing chooses a node implicitly.
  */
 
 export class RpcMethodError extends LanternError {
@@ -20,8 +20,9 @@ export class RpcMethodError extends LanternError {
     readonly rpcCode: number | undefined,
     /** The node's whole message (the public `message` keeps 200 characters): a refusal's hint may be at its end. */
     readonly detail: string,
+    source = 'evm-node',
   ) {
-    super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`, { source: 'evm-node' });
+    super(502, 'upstream_bad_response', `The EVM node answered ${method} with an error: ${detail.slice(0, 200)}`, { source });
   }
   /** The node does not offer this method (so a fallback may be tried). */
   get unsupported(): boolean {
@@ -39,30 +40,21 @@ export class RpcMethodError extends LanternError {
   }
 }
 
-interface State {
-  url: string;
-  client: PublicClient;
-  /** The same node without batching: used while the breaker is not closed (see rpc). */
-  single: PublicClient;
-  breaker: CircuitBreaker;
-  chainId?: Promise<number>;
-  head?: { at: number; value: Promise<HeadInfo> };
-  /** The newest head number this instance has read or been told (noteHead never goes below it). */
-  headNumber?: number;
+/**
+ * Per chain, on globalThis: the server's route bundles share one view of each node's head, and the newest
+ * head number this instance has read or been told (noteHead never goes below it).
+ */
+interface HeadState {
+  shared?: { at: number; value: Promise<HeadInfo> };
+  number?: number;
 }
-
-const g = globalThis as unknown as { __lanternEvmRpc?: State };
-
-function state(): State {
-  const c = config();
-  if (!g.__lanternEvmRpc || g.__lanternEvmRpc.url !== c.evmRpcUrl) {
-    const breaker = evmNodeBreaker(c.evmRpcUrl);
-    const client = createPublicClient({ transport: rpcTransport(c.evmRpcUrl, breaker, { batch: { batchSize: 100, wait: 0 } }) });
-    const single = createPublicClient({ transport: rpcTransport(c.evmRpcUrl, breaker) });
-    g.__lanternEvmRpc = { url: c.evmRpcUrl, client, single, breaker };
-  }
-  return g.__lanternEvmRpc;
-}
+const g = globalThis as unknown as { __lanternEvmHeads?: Map<number, HeadState> };
+const heads = (g.__lanternEvmHeads ??= new Map<number, HeadState>());
+const headState = (chainId: number): HeadState => {
+  let h = heads.get(chainId);
+  if (!h) heads.set(chainId, (h = {}));
+  return h;
+};
 
 /** Set while background work (a wallet's older history) runs: its calls batch among themselves, never with a page's. */
 const background = new AsyncLocalStorage<true>();
@@ -86,16 +78,16 @@ const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
  * A dropped connection or a transient node error is tried twice more (100, 200 ms apart); a timeout
  * never is, and nothing is once the breaker is open.
  */
-export async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const s = state();
+export async function rpc<T>(chainId: number, method: string, params: unknown[] = []): Promise<T> {
+  const s = await evmNode(chainId);
   for (let attempt = 0; ; attempt++) {
     try {
       // While the node is suspect, each call travels alone: one of them is the probe and the others fail
       // at once, instead of riding in the probe's batch and waiting out its timeout with it.
-      const client = s.breaker.state() === 'closed' ? s.client : s.single;
+      const client = s.breaker.state() === 'closed' ? s.batched : s.single;
       return (await client.request({ method, params } as never, background.getStore() ? BACKGROUND_BATCH : undefined)) as T;
     } catch (e) {
-      const err = mapError(method, e, s.breaker.source);
+      const err = mapError(method, e, s);
       if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;
       // -32005 is also "query returned more than 10000 results": a refusal is not retried as it was.
       const transient = err.code === 'upstream_unavailable' || (err instanceof RpcMethodError && TRANSIENT_RPC_CODES.has(err.rpcCode ?? 0) && !err.sizeRefusal);
@@ -105,8 +97,10 @@ export async function rpc<T>(method: string, params: unknown[] = []): Promise<T>
   }
 }
 
-function mapError(method: string, e: unknown, source: string): LanternError {
+function mapError(method: string, e: unknown, node: EvmNode): LanternError {
   if (e instanceof LanternError) return e;
+  const source = node.breaker.source;
+  const name = `The ${node.chain.label} node`;
   const err = e as { name?: string; code?: number; shortMessage?: string; details?: string; cause?: unknown };
   // viem wraps: walk the cause chain to the first error that says what happened.
   let cur: typeof err | undefined = err;
@@ -114,44 +108,17 @@ function mapError(method: string, e: unknown, source: string): LanternError {
     // The breaker's own answer (thrown inside fetch) passes through: it names the node.
     const open = asBreakerOpen(cur);
     if (open) return open;
-    if (cur.name === 'TimeoutError') return new LanternError(504, 'upstream_timeout', `The EVM node did not answer ${method} in time.`, { source });
+    if (cur.name === 'TimeoutError') return new LanternError(504, 'upstream_timeout', `${name} did not answer ${method} in time.`, { source });
     if (cur.name === 'HttpRequestError' && !asBreakerOpen(cur.cause)) {
-      return new LanternError(503, 'upstream_unavailable', `The EVM node could not be reached (${method}).`, { retryAfter: 5, source });
+      return new LanternError(503, 'upstream_unavailable', `${name} could not be reached (${method}).`, { retryAfter: 5, source });
     }
-    if (typeof cur.code === 'number' && cur.code < 0) return new RpcMethodError(method, cur.code, cur.details ?? cur.shortMessage ?? 'error');
+    if (typeof cur.code === 'number' && cur.code < 0) return new RpcMethodError(method, cur.code, cur.details ?? cur.shortMessage ?? 'error', source);
     cur = cur.cause as typeof err | undefined;
   }
-  return new RpcMethodError(method, undefined, err.details ?? err.shortMessage ?? 'error');
+  return new RpcMethodError(method, undefined, err.details ?? err.shortMessage ?? 'error', source);
 }
 
 export const hexNum = (n: number | bigint) => `0x${n.toString(16)}`;
-
-/** The node's chain id, asked once per process (again after a failure). */
-export function nodeChainId(): Promise<number> {
-  const s = state();
-  // A shared promise: never wait on one that may be the breaker's probe of a stalled node.
-  const open = rejectOpen(s);
-  if (open) return open;
-  s.chainId ??= rpc<string>('eth_chainId').then(Number, (e) => {
-    s.chainId = undefined;
-    throw e;
-  });
-  return s.chainId;
-}
-
-/** One node serves one chain: a request for another is the caller's mistake, named `chain`. */
-export async function assertNodeChain(chain: Chain): Promise<void> {
-  const id = await nodeChainId();
-  if (chain.id === id) return;
-  const node = chainById(id);
-  const name = node ? `${node.name} (${node.hex})` : `chain id ${id} (0x${id.toString(16)})`;
-  throw badParameter('chain', `chain: this Lantern reads one EVM node, which serves ${name}, not ${chain.name} (${chain.hex})`);
-}
-
-/** The chain a request without `chain` means in node mode: the node's own chain when Lantern knows it. */
-export async function nodeDefaultChain(): Promise<Chain | undefined> {
-  return chainById(await nodeChainId());
-}
 
 /** The node's latest block: number, hash and parent hash (chain.ts tells a replaced head from a new one). */
 export interface HeadInfo {
@@ -166,24 +133,29 @@ export interface HeadInfo {
  * shows a head replaced at the same height (a reorg, a rollback, a restarted devnet). `fresh` asks the node
  * now (chain.ts, before it concludes that the chain changed).
  */
-export function headInfo(fresh = false): Promise<HeadInfo> {
-  const s = state();
+export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
   const now = Date.now();
-  const open = rejectOpen(s); // as in nodeChainId
+  // A shared promise: never wait on one that may be the breaker's probe of a stalled node. Asked before
+  // the shared head is reused, so a request arriving while the probe is in flight is answered at once.
+  const ready = evmNodeReady(chainId);
+  const open = ready && rejectOpen(ready);
   if (open) return open;
-  if (fresh || !s.head || now - s.head.at > config().evmHeadTtlMs) {
-    const value = rpc<{ number: string; hash: string; parentHash: string } | null>('eth_getBlockByNumber', ['latest', false]).then((b) => {
-      if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
-      const h = { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
-      s.headNumber = h.number;
-      return h;
-    });
-    s.head = { at: now, value };
-    value.catch(() => {
-      if (s.head?.value === value) s.head = undefined;
-    });
-  }
-  return s.head.value;
+  const h = headState(chainId);
+  if (!fresh && h.shared && now - h.shared.at <= config().evmHeadTtlMs) return h.shared.value;
+  const value = (async () => {
+    const late = rejectOpen(await evmNode(chainId));
+    if (late) return late;
+    const b = await rpc<{ number: string; hash: string; parentHash: string } | null>(chainId, 'eth_getBlockByNumber', ['latest', false]);
+    if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, 'the node has no latest block');
+    const head = { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
+    h.number = head.number;
+    return head;
+  })();
+  h.shared = { at: now, value };
+  value.catch(() => {
+    if (h.shared?.value === value) h.shared = undefined;
+  });
+  return value;
 }
 
 /**
@@ -193,17 +165,15 @@ export function headInfo(fresh = false): Promise<HeadInfo> {
  * the same height is taken); the node's own word (a rollback's lower head) always is.
  */
 export function noteHead(chainId: number, head: HeadInfo, heard = false): void {
-  // One node today, serving one chain (callers check it is this one): its state is the one state.
-  void chainId;
-  const s = state();
-  if (heard && s.headNumber !== undefined && head.number < s.headNumber) return;
-  s.headNumber = head.number;
-  s.head = { at: Date.now(), value: Promise.resolve(head) };
+  const h = headState(chainId);
+  if (heard && h.number !== undefined && head.number < h.number) return;
+  h.number = head.number;
+  h.shared = { at: Date.now(), value: Promise.resolve(head) };
 }
 
-/** Latest block number (see headInfo). */
-export function headBlock(): Promise<number> {
-  return headInfo().then((h) => h.number);
+/** Latest block number of the chain's node (see headInfo). */
+export function headBlock(chainId: number): Promise<number> {
+  return headInfo(chainId).then((h) => h.number);
 }
 
 /** Blocks this close to the head may still be replaced by a reorg: indexed, but not cached as final (devnet too). */
@@ -212,7 +182,7 @@ export function reorgDepth(): number {
 }
 
 /** The breaker's 503 as a rejected promise when no call may go (open, or probing); undefined when one may. */
-function rejectOpen(s: State): Promise<never> | undefined {
+function rejectOpen(s: EvmNode): Promise<never> | undefined {
   if (s.breaker.state() === 'closed') return undefined;
   try {
     s.breaker.assertAvailable();

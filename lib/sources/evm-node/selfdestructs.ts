@@ -26,10 +26,10 @@ interface Found {
 
 const scan: ChainScan<Found> = {
   kind: 'selfdestruct',
-  async read(start, end) {
+  async read(chainId, start, end) {
     const found: Found[] = [];
     for (let n = start; n <= end; n++) {
-      const list = await rpc<{ txHash?: string; result?: Frame }[]>('debug_traceBlockByNumber', [hexNum(n), { tracer: 'callTracer' }]);
+      const list = await rpc<{ txHash?: string; result?: Frame }[]>(chainId, 'debug_traceBlockByNumber', [hexNum(n), { tracer: 'callTracer' }]);
       list.forEach((t, index) => {
         const walk = (f: Frame) => {
           if (f.type.toUpperCase() === 'SELFDESTRUCT' && f.to && t.txHash) found.push({ beneficiary: f.to.toLowerCase(), block: n, index, hash: t.txHash.toLowerCase() });

@@ -1,72 +1,63 @@
 import 'server-only';
+import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
-import type {
-  BalanceSource,
-  ChainFollowSource,
-  EvmChainSource,
-  NftResyncSource,
-  TokenFactsSource,
-  TransactionSource,
-  WalletActivitySource,
-  WalletHistorySource,
-  WalletHoldingsSource,
-  WalletNftSource,
-} from '@/lib/sources/types';
+import type { ChainFollowSource, EvmSources } from '@/lib/sources/types';
+import { nodeActiveChain } from './active-chains';
 import { nodeApprovals } from './approvals';
 import { nodeErc20Balances, nodeTokenBalances } from './holdings';
 import { nodeWalletStats } from './wallet-stats';
 import { nodeNativeBalance } from './balance';
-import { nodeRequestChain, nodeWalletHistory, nodeWalletNfts } from './index';
+import { nodeWalletHistory } from './history';
+import { nodeWalletNfts } from './nfts';
 import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
 import { chainMark, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
 import { watchNodeHeads } from './heads';
-import { assertNodeChain, headBlock, nodeChainId, reorgDepth, type HeadInfo } from './rpc';
-import { DEVNET_CHAIN, chainById } from '@/lib/chains';
+import { headBlock, reorgDepth, type HeadInfo } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
 import { decodeTransaction } from './decode';
 import { walletIndexState } from './activity';
 
 /**
- * The EVM node source's implementations of the source interfaces (lib/sources/types.ts). It reads at
- * the node's head, so operations key their caches by block.
+ * The EVM node source's implementations of the source interfaces (lib/sources/types.ts), for one chain:
+ * every call goes to that chain's node. It reads at the node's head, so operations key their caches by block.
  */
-export const nodeChains: EvmChainSource = { requestChain: nodeRequestChain, head: headBlock, mark: chainMark, reorgDepth };
+export function nodeEvm(chain: Chain): EvmSources {
+  let s = made.get(chain.id);
+  if (!s) made.set(chain.id, (s = make(chain)));
+  return s;
+}
+const made = new Map<number, EvmSources>();
 
-export const nodeHistory: WalletHistorySource = { history: nodeWalletHistory, coverage: historyCoverageWithin };
+function make(chain: Chain): EvmSources {
+  return {
+    kind: 'node',
+    chain: { head: () => headBlock(chain.id), mark: () => chainMark(chain.id), reorgDepth },
+    history: { history: nodeWalletHistory, coverage: (ms) => historyCoverageWithin(chain.id, ms) },
+    nfts: { nfts: nodeWalletNfts },
+    balance: { nativeBalance: async (address, c, block) => nodeNativeBalance(address, c, block ?? (await headBlock(c.id))) },
+    transaction: { transaction: nodeTransaction, decode: (c, parts) => decodeTransaction(c.id, parts) },
+    nftResync: { resync: (c, contract, tokenId, q) => nodeResyncNft(c, contract.toLowerCase(), tokenId, q) },
+    holdings: { tokens: nodeTokenBalances, erc20: nodeErc20Balances, approvals: nodeApprovals, stats: nodeWalletStats },
+    activeChains: { activeChains: (address, chains) => Promise.all(chains.map((c) => nodeActiveChain(address, c))) },
+    tokenFacts: { tokenFacts: tokenFactsMany },
+    activity: {
+      async state(c, address) {
+        const wallet = address.toLowerCase();
+        const { complete } = await walletIndexState(c.id, wallet);
+        if (!complete) return { complete, transactionCount: null };
+        const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [c.id, wallet]);
+        return { complete, transactionCount: Number(rows[0]!.n) };
+      },
+    },
+    follow: nodeFollow,
+  };
+}
 
-export const nodeNfts: WalletNftSource = { nfts: nodeWalletNfts };
-
-export const nodeBalance: BalanceSource = {
-  nativeBalance: async (address, chain, block) => nodeNativeBalance(address, chain, block ?? (await headBlock())),
-};
-
-export const nodeTx: TransactionSource = { transaction: nodeTransaction, decode: (chain, parts) => decodeTransaction(chain.id, parts) };
-
-export const nodeHoldings: WalletHoldingsSource = { tokens: nodeTokenBalances, erc20: nodeErc20Balances, approvals: nodeApprovals, stats: nodeWalletStats };
-
-export const nodeNftResync: NftResyncSource = {
-  resync: (chain, contract, tokenId, q) => nodeResyncNft(chain, contract.toLowerCase(), tokenId, q),
-};
-
-export const nodeTokenFacts: TokenFactsSource = { tokenFacts: tokenFactsMany };
-
-export const nodeActivity: WalletActivitySource = {
-  async state(chain, address) {
-    const wallet = address.toLowerCase();
-    const { complete } = await walletIndexState(chain.id, wallet);
-    if (!complete) return { complete, transactionCount: null };
-    const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [
-      chain.id,
-      wallet,
-    ]);
-    return { complete, transactionCount: Number(rows[0]!.n) };
-  },
-};
-
-export const nodeFollow: ChainFollowSource = {
+/** Live pages: the chain's heads, followed by the one instance holding its lease (lib/live). */
+const nodeFollow: ChainFollowSource = {
   async follow(chainId, onHead, signal, onTransport) {
     // Heads are checked and handed on one at a time; a burst of blocks meanwhile is taken as its newest.
     let next: HeadInfo | undefined;
@@ -99,9 +90,7 @@ export const nodeFollow: ChainFollowSource = {
     await heardHead(head.chainId, { number: head.number, hash: head.hash, parentHash: head.parentHash });
   },
   async current(chainId) {
-    // One node serves one chain: another is the caller's mistake, a 400 naming `chain`.
-    if ((await nodeChainId()) !== chainId) await assertNodeChain(chainById(chainId) ?? { ...DEVNET_CHAIN, id: chainId, name: `chain ${chainId}`, hex: `0x${chainId.toString(16)}` });
-    const c = await currentChain();
+    const c = await currentChain(chainId);
     return { chainId, number: c.head, hash: c.hash, parentHash: '', epoch: c.epoch };
   },
   async reorgsBetween(chainId, address, from, to) {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
-import { chainById } from '@/lib/chains';
+import { chainOrCustom } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { onChainChange } from './chain';
 import { multicall } from './multicall';
@@ -48,7 +48,9 @@ const ERC1155_ID = '0xd9b67a26';
  * chain they were read from; chain.ts drops those read after a fork point and this memory is forgotten.
  */
 const memory = new Map<string, TokenFacts>();
-onChainChange(() => memory.clear());
+onChainChange((chainId) => {
+  for (const k of memory.keys()) if (k.startsWith(`${chainId}:`)) memory.delete(k);
+});
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 
@@ -91,15 +93,6 @@ export async function tokenFactsMany(chainId: number, wanted: { address: string;
   return out;
 }
 
-async function call(to: string, data: Hex): Promise<Hex | null> {
-  try {
-    const out = await rpc<Hex>('eth_call', [{ to, data }, 'latest']);
-    return out && out !== '0x' ? out : null;
-  } catch {
-    return null; // a reverting or missing view function is a missing fact, not an error
-  }
-}
-
 /** ERC-20 name/symbol are `string`, but old tokens (MKR) return bytes32. */
 function decodeText(out: Hex | null): string | null {
   if (!out) return null;
@@ -130,18 +123,13 @@ const FACT_CALLS: Hex[] = [
 ];
 
 /**
- * Facts of tokens read from the node at its latest block: all their view calls in one multicall
- * (multicall.ts: a few hundred calls per eth_call), or one eth_call each on a chain Lantern has no entry for.
+ * Facts of tokens read from the chain's node at its latest block: all their view calls in one multicall
+ * (multicall.ts: a few hundred calls per eth_call; it learns per chain what the node allows, a chain known
+ * only by its id included).
  */
 async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]): Promise<Map<string, TokenFacts>> {
-  const chain = chainById(chainId);
-  let answers: (Hex | null)[][];
-  if (chain) {
-    const outcomes = await multicall(chain, tokens.flatMap(([address]) => FACT_CALLS.map((callData) => ({ target: address as Hex, callData }))), 'latest');
-    answers = tokens.map((_, i) => outcomes.slice(i * FACT_CALLS.length, (i + 1) * FACT_CALLS.length).map((o) => (o.ok ? o.data : null)));
-  } else {
-    answers = await Promise.all(tokens.map(([address]) => Promise.all(FACT_CALLS.map((data) => call(address, data)))));
-  }
+  const outcomes = await multicall(chainOrCustom(chainId), tokens.flatMap(([address]) => FACT_CALLS.map((callData) => ({ target: address as Hex, callData }))), 'latest');
+  const answers = tokens.map((_, i) => outcomes.slice(i * FACT_CALLS.length, (i + 1) * FACT_CALLS.length).map((o) => (o.ok ? o.data : null)));
   const facts = await Promise.all(tokens.map(([address, hint], i) => keepFacts(chainId, address, hint, answers[i]! as [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null])));
   return new Map(facts.map((f) => [f.address, f]));
 }
@@ -159,7 +147,7 @@ async function keepFacts(chainId: number, address: string, hint: TokenKind, [nam
     decimals: kind === 'erc20' ? decodeUint(decimals) : null,
     possibleSpam: false,
   };
-  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(address));
+  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(chainId, address));
   const d = await db();
   await d.query(
     `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam) VALUES ($1,$2,$3,$4,$5,$6,$7)
@@ -200,17 +188,17 @@ export function mintedUnsolicited(mints: readonly Mint[], senders: ReadonlyMap<s
 export const MINT_SAMPLE = 50;
 
 /** Rule 2 read from the node: the token's first mints and the senders of their transactions. */
-async function distributedUnsolicited(token: string): Promise<boolean> {
+async function distributedUnsolicited(chainId: number, token: string): Promise<boolean> {
   let logs: { transactionHash: Hex; topics: Hex[] }[];
   try {
-    logs = await rpc('eth_getLogs', [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TOPIC_TRANSFER, ZERO_TOPIC] }]);
+    logs = await rpc(chainId, 'eth_getLogs', [{ address: token, fromBlock: '0x0', toBlock: 'latest', topics: [TOPIC_TRANSFER, ZERO_TOPIC] }]);
   } catch {
     return true; // the node will not say: rule 1 decides alone (documented)
   }
   const mints: Mint[] = logs.slice(0, MINT_SAMPLE).map((l) => ({ tx: l.transactionHash, to: l.topics[2] ? topicAddress(l.topics[2]) : null }));
   if (mints.length === 0) return false;
   const senders = await Promise.all(
-    [...new Set(mints.map((m) => m.tx))].map(async (h) => [h, (await rpc<{ from: string } | null>('eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
+    [...new Set(mints.map((m) => m.tx))].map(async (h) => [h, (await rpc<{ from: string } | null>(chainId, 'eth_getTransactionByHash', [h]))?.from?.toLowerCase()] as const),
   );
   return mintedUnsolicited(mints, new Map(senders));
 }

@@ -6,7 +6,7 @@ import { LanternError } from '@/lib/errors';
 import type { TransactionDetail, TxLog } from '@/lib/interface/transaction';
 import { decodeTransaction } from './decode';
 import type { RawLog } from './logs';
-import { assertNodeChain, headBlock, reorgDepth, rpc } from './rpc';
+import { headBlock, reorgDepth, rpc } from './rpc';
 import { blockTimestamp, txFactsMany } from './tx-facts';
 
 /**
@@ -27,16 +27,15 @@ interface RpcReceipt {
 
 const dec = (h: Hex | string | null | undefined) => (h ? BigInt(h).toString() : '0');
 export async function nodeTransaction(hash: string, chain: Chain, opts: { verbose: boolean; internal: boolean }): Promise<{ tx: TransactionDetail; final: boolean }> {
-  await assertNodeChain(chain);
-  const tx = await rpc<RpcTx | null>('eth_getTransactionByHash', [hash]);
+  const tx = await rpc<RpcTx | null>(chain.id, 'eth_getTransactionByHash', [hash]);
   if (!tx) throw new LanternError(404, 'transaction_not_found', `No transaction ${hash} on ${chain.label}: the node does not know this hash.`);
   if (!tx.blockNumber || !tx.blockHash) {
     throw new LanternError(404, 'transaction_pending', `Transaction ${hash} is pending on ${chain.label}: it is not in a block yet.`);
   }
-  const receipt = await rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash]);
+  const receipt = await rpc<RpcReceipt | null>(chain.id, 'eth_getTransactionReceipt', [hash]);
   if (!receipt) throw new LanternError(404, 'transaction_pending', `Transaction ${hash} is pending on ${chain.label}: it has no receipt yet.`);
   const blockNumber = Number(tx.blockNumber);
-  const head = await headBlock();
+  const head = await headBlock(chain.id);
   const finalBlock = head - reorgDepth();
   const time = new Date((await blockTimestamp(chain.id, blockNumber)) * 1000).toISOString();
   const decoding = opts.verbose ? await decodeTransaction(chain.id, { to: tx.to?.toLowerCase() ?? null, input: tx.input, logs: receipt.logs }) : null;

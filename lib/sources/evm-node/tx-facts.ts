@@ -44,9 +44,8 @@ const MEMORY_MAX = 20_000;
  * reorg has another block). Unfinal transactions are read from the node each time.
  */
 const memory = new Map<string, TxFacts>();
-onChainChange(() => {
-  memory.clear();
-  blockMemory.clear();
+onChainChange((chainId) => {
+  for (const m of [memory, blockMemory]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
 });
 
 function remember(chainId: number, f: TxFacts) {
@@ -99,13 +98,14 @@ interface CallTrace {
   type: string; from: string; to?: string; value?: Hex; gas?: Hex; gasUsed?: Hex; input?: Hex; output?: Hex; error?: string; calls?: CallTrace[];
 }
 
-let tracer: 'callTracer' | 'trace_transaction' | 'none' = 'callTracer';
+/** Per chain: the tracer its node offers, learnt from the first call that fails for want of one. */
+const tracers = new Map<number, 'callTracer' | 'trace_transaction' | 'none'>();
 
 async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
-  const [tx, receipt] = await Promise.all([rpc<RpcTx | null>('eth_getTransactionByHash', [hash]), rpc<RpcReceipt | null>('eth_getTransactionReceipt', [hash])]);
+  const [tx, receipt] = await Promise.all([rpc<RpcTx | null>(chainId, 'eth_getTransactionByHash', [hash]), rpc<RpcReceipt | null>(chainId, 'eth_getTransactionReceipt', [hash])]);
   if (!tx || !receipt || !tx.blockNumber) throw new RpcMethodError('eth_getTransactionReceipt', undefined, `transaction ${hash} is not in a block`);
   // A trace replays the block up to the transaction, the dearest read of a page: skipped where no code ran.
-  const calls = ranNoCode(tx, receipt) ? [] : await traceCalls(hash);
+  const calls = ranNoCode(tx, receipt) ? [] : await traceCalls(chainId, hash);
   const blockNumber = Number(tx.blockNumber);
   const erc20: Erc20Move[] = [];
   const nft: NftMove[] = [];
@@ -149,10 +149,11 @@ export function ranNoCode(tx: { to: string | null; input: string }, receipt: { g
 }
 
 /** Internal calls from debug_traceTransaction (callTracer), else trace_transaction, else none. */
-async function traceCalls(hash: string): Promise<CallFrame[] | null> {
+async function traceCalls(chainId: number, hash: string): Promise<CallFrame[] | null> {
+  const tracer = tracers.get(chainId) ?? 'callTracer';
   if (tracer === 'callTracer') {
     try {
-      const root = await rpc<CallTrace>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+      const root = await rpc<CallTrace>(chainId, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
       const out: CallFrame[] = [];
       const walk = (c: CallTrace, depth: number, reverted: boolean) => {
         const r = reverted || !!c.error;
@@ -169,15 +170,15 @@ async function traceCalls(hash: string): Promise<CallFrame[] | null> {
       return out;
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      tracer = 'trace_transaction';
+      tracers.set(chainId, 'trace_transaction');
     }
   }
-  if (tracer === 'trace_transaction') {
+  if ((tracers.get(chainId) ?? 'callTracer') === 'trace_transaction') {
     try {
-      return fromParityTraces(await rpc<ParityTrace[]>('trace_transaction', [hash]));
+      return fromParityTraces(await rpc<ParityTrace[]>(chainId, 'trace_transaction', [hash]));
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      tracer = 'none';
+      tracers.set(chainId, 'none');
     }
   }
   return null;
@@ -211,7 +212,7 @@ async function readBlockTimestamp(chainId: number, n: number, k: string): Promis
     blockMemory.set(k, Number(rows[0].timestamp));
     return Number(rows[0].timestamp);
   }
-  const b = await rpc<{ timestamp: Hex } | null>('eth_getBlockByNumber', [hexNum(n), false]);
+  const b = await rpc<{ timestamp: Hex } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false]);
   if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, `block ${n} is not known to the node`);
   const ts = Number(b.timestamp);
   await d.query('INSERT INTO evm_block (chain_id, number, timestamp) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING', [chainId, n, ts]);

@@ -1,18 +1,9 @@
 import 'server-only';
 import { decodeOffline } from '@/lib/decode';
-import { allChains, resolveChain } from '@/lib/chains';
-import { config } from '@/lib/config';
+import { allChains } from '@/lib/chains';
 import { resyncWaits } from '@/lib/interface/nft-resync';
-import type {
-  BalanceSource,
-  EvmChainSource,
-  NftResyncSource,
-  SignInSource,
-  TransactionSource,
-  WalletHistorySource,
-  WalletHoldingsSource,
-  WalletNftSource,
-} from '@/lib/sources/types';
+import type { EvmSources, SignInSource } from '@/lib/sources/types';
+import { hostedActiveChains } from './active-chains';
 import { hostedApprovals, hostedErc20Balances, hostedTokenBalances, hostedWalletStats } from './wallet-holdings';
 import { hostedRequestChallenge, hostedVerifyChallenge } from './auth';
 import { hostedNativeBalance } from './balance';
@@ -24,43 +15,27 @@ import { hostedWalletNfts } from './wallet-nfts';
 export { hostedLedger } from './ledger';
 
 /**
- * The hosted data API's implementations of the source interfaces (lib/sources/types.ts). It does not
- * say its head, so answers are kept by time, not by block.
+ * The hosted data API's implementations of the source interfaces (lib/sources/types.ts), for every chain
+ * it answers (each request names its chain). It does not say its head, so answers are kept by time, not by block.
  */
-export const hostedChains: EvmChainSource = {
-  requestChain: async (value, operation) => {
-    const c = config();
-    return resolveChain(value ?? c.defaultChain, operation, { devnet: c.acceptDevnet });
+export const hostedEvm: EvmSources = {
+  kind: 'hosted',
+  chain: { head: async () => null, mark: async () => null, reorgDepth: () => null },
+  history: { history: hostedWalletHistory, coverage: async () => null },
+  nfts: { nfts: hostedWalletNfts },
+  balance: { nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance },
+  transaction: {
+    transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }),
+    // The hosted API's own decoding covers what it knows; Lantern adds the shipped table's names offline.
+    decode: (_chain, parts) => decodeOffline(parts),
   },
-  head: async () => null,
-  mark: async () => null,
-  reorgDepth: () => null,
-};
-
-export const hostedHistory: WalletHistorySource = { history: hostedWalletHistory, coverage: async () => null };
-
-export const hostedNfts: WalletNftSource = { nfts: hostedWalletNfts };
-
-export const hostedBalance: BalanceSource = {
-  nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance,
-};
-
-export const hostedHoldings: WalletHoldingsSource = {
-  tokens: hostedTokenBalances,
-  erc20: hostedErc20Balances,
-  approvals: hostedApprovals,
-  stats: hostedWalletStats,
-};
-
-export const hostedTx: TransactionSource = {
-  transaction: async (hash, chain, opts) => ({ tx: await hostedTransaction(hash, chain, opts), final: null }),
-  // The hosted API's own decoding covers what it knows; Lantern adds the shipped table's names offline.
-  decode: (_chain, parts) => decodeOffline(parts),
-};
-
-export const hostedNftResync: NftResyncSource = {
   // The hosted API queues an async resync (202) and answers a sync one (200).
-  resync: async (chain, contract, tokenId, q) => ({ httpStatus: resyncWaits(q) ? 200 : 202, answer: await hostedResyncNft(chain, contract, tokenId, q) }),
+  nftResync: { resync: async (chain, contract, tokenId, q) => ({ httpStatus: resyncWaits(q) ? 200 : 202, answer: await hostedResyncNft(chain, contract, tokenId, q) }) },
+  holdings: { tokens: hostedTokenBalances, erc20: hostedErc20Balances, approvals: hostedApprovals, stats: hostedWalletStats },
+  activeChains: { activeChains: hostedActiveChains },
+  tokenFacts: null,
+  activity: null,
+  follow: null,
 };
 
 export const hostedSignIn: SignInSource = {

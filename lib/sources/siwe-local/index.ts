@@ -2,7 +2,6 @@ import 'server-only';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   BaseError,
-  createPublicClient,
   getAddress,
   HttpRequestError,
   recoverMessageAddress,
@@ -10,17 +9,16 @@ import {
   TimeoutError,
   type Address,
   type Hex,
-  type PublicClient,
 } from 'viem';
 import { createSiweMessage, parseSiweMessage } from 'viem/siwe';
 import { clock } from '@/lib/clock';
-import { config } from '@/lib/config';
+import { DEVNET_CHAIN } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { badParameter, LanternError } from '@/lib/errors';
 import type { ChallengeRequestBody, ChallengeResponse, VerifyBody, VerifyResult } from '@/lib/interface/auth';
 import { profileIdFor } from './profile-id';
 import { breakerOpenInChain } from '@/lib/sources/breaker';
-import { evmNodeBreaker, rpcTransport } from '@/lib/sources/breakers';
+import { evmNode, evmNodeChains } from '@/lib/sources/evm-nodes';
 import type { SignInSource } from '@/lib/sources/types';
 
 /**
@@ -32,9 +30,9 @@ import type { SignInSource } from '@/lib/sources/types';
  * challenge, exactly one succeeds, on PGlite and PostgreSQL alike.
  *
  * Signatures: plain accounts by ECDSA recovery (any chain, no RPC needed). Contract wallets
- * (EIP-1271) and not-yet-deployed ones (EIP-6492) need the chain's RPC: Lantern has one for the chain
- * of EVM_RPC_URL (the devnet, 31337, by default). For other chains a contract-wallet signature is
- * refused with 400 `chain_unsupported` naming the chain, never guessed.
+ * (EIP-1271) and not-yet-deployed ones (EIP-6492) need the chain's RPC: Lantern has one for each chain
+ * it has a node for (lib/sources/evm-nodes.ts; the two local devnets by default). For other chains a
+ * contract-wallet signature is refused with 400 `chain_unsupported` naming the chain, never guessed.
  */
 
 const NONCE_BYTES = 16; // 32 hex characters: alphanumeric, 128 bits from the OS CSPRNG
@@ -197,17 +195,19 @@ async function checkSignature(address: Address, chainId: number, message: string
     const signer = await recoverMessageAddress({ message, signature }).catch(() => undefined);
     if (signer && signer === address) return;
   }
-  const client = await clientFor(chainId);
-  if (!client) {
+  const node = await nodeFor(chainId);
+  if (!node) {
     if (isErc6492(signature) || size(signature) !== 65) {
+      const served = (await evmNodeChains(0)).chains.map((c) => c.chain.id);
       throw new LanternError(
         400,
         'chain_unsupported',
-        `Contract wallets on chain ${chainId} need an RPC for that chain, and this server has none; sign in with a plain account or on chain ${await rpcChainId().catch(() => '(none)')}.`,
+        `Contract wallets on chain ${chainId} need an RPC for that chain, and this server has none; sign in with a plain account or on chain ${served.length ? served.join(' or ') : '(none)'}.`,
       );
     }
     throw mismatch(address);
   }
+  const client = node.single;
   let ok = false;
   try {
     // EIP-6492 (counterfactual), EIP-1271 (deployed) and ECDSA, through viem's universal validator.
@@ -217,7 +217,7 @@ async function checkSignature(address: Address, chainId: number, message: string
     if (open) throw open;
     if (isTransportError(e)) {
       throw new LanternError(503, 'upstream_unavailable', `Lantern could not reach the RPC of chain ${chainId} to check a contract-wallet signature; try again.`, {
-        source: evmNodeBreaker(config().evmRpcUrl).source,
+        source: node.breaker.source,
       });
     }
     ok = false;
@@ -240,53 +240,23 @@ function isTransportError(e: unknown): boolean {
 }
 
 
-// The RPC's chain id, asked once per process (cleared on failure so a node that comes up later is found).
-const g = globalThis as unknown as { __lanternRpcChain?: Promise<number>; __lanternRpcClient?: PublicClient };
-
-/** The node Lantern reads (EVM_RPC_URL), through the same breaker and timeout as the EVM source's calls. */
-function rpcClient(): PublicClient {
-  const url = config().evmRpcUrl;
-  g.__lanternRpcClient ??= createPublicClient({ transport: rpcTransport(url, evmNodeBreaker(url)) });
-  return g.__lanternRpcClient;
-}
-
-export function rpcChainId(): Promise<number> {
-  g.__lanternRpcChain ??= rpcClient()
-    .getChainId()
-    .catch((e) => {
-      g.__lanternRpcChain = undefined;
-      throw e;
-    });
-  return g.__lanternRpcChain;
-}
-
-async function clientFor(chainId: number): Promise<PublicClient | undefined> {
-  try {
-    return (await rpcChainId()) === chainId ? rpcClient() : undefined;
-  } catch (e) {
-    const open = breakerOpenInChain(e);
-    if (open) throw open;
-    if (config().evmIsDevnet && chainId === 31337) {
-      throw new LanternError(503, 'upstream_unavailable', 'Lantern could not reach the devnet RPC to check a contract-wallet signature; is the devnet running?');
-    }
-    return undefined;
-  }
+/** The node of `chainId` when Lantern has one (checked against its chain, through its breaker); undefined otherwise. */
+async function nodeFor(chainId: number) {
+  const { chains } = await evmNodeChains(0);
+  if (!chains.some((c) => c.chain.id === chainId)) return undefined;
+  return evmNode(chainId);
 }
 
 /**
- * Lantern's own sign-in as a source (lib/sources/types.ts). People sign in on the chain Lantern reads,
- * so contract wallets can be checked; on the devnet, 31337 even while its node is down.
+ * Lantern's own sign-in as a source (lib/sources/types.ts). People sign in on a chain Lantern has a node
+ * for, so contract wallets can be checked; the first configured node's chain is the one asked for.
  */
 export const localSignIn: SignInSource = {
   requestChallenge: localRequestChallenge,
   verifyChallenge: localVerifyChallenge,
   async chains() {
-    try {
-      return [await rpcChainId()];
-    } catch {
-      return config().evmIsDevnet ? [31337] : [];
-    }
+    return (await evmNodeChains()).chains.map((c) => c.chain.id);
   },
-  // The devnet's account when Lantern reads the devnet (or fronts a Lantern that does).
-  offeredChains: () => (config().acceptDevnet ? [31337] : []),
+  // The devnet's account, where the local devnet is served (by its node, or by a Lantern this one fronts).
+  offeredChains: (served) => (served.some((s) => s.chain.id === DEVNET_CHAIN.id) ? [DEVNET_CHAIN.id] : []),
 };

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createChain, PRUNED_BELOW } from '@/devnet/ledger/chain.mjs';
-import { SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+import { SHOWCASE_SECOND_CHAIN, SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
+import { SECOND_ACCOUNTS, secondSigners } from '@/devnet/evm/second.mjs';
 
 type Scenario = {
   accounts: Record<string, { checksumAddress: string; txCount: number }>;
@@ -21,6 +22,19 @@ describe('the devnet home showcase', () => {
       expect(account, w.name).toBeDefined();
       expect(w.address).toBe(getAddress((person ? person.checksumAddress : contract!.address) as `0x${string}`));
     }
+  });
+
+  it('lists the second devnet’s wallets at their addresses, the one active only there absent from the first devnet', () => {
+    const signers = secondSigners();
+    for (const w of SHOWCASE_SECOND_CHAIN) {
+      expect(w.name in SECOND_ACCOUNTS, w.name).toBe(true);
+      expect(w.address).toBe(signers[w.name as keyof typeof signers].address);
+    }
+    // nadia is no account of the first chain's scenario, and no address of it either.
+    const nadia = SHOWCASE_SECOND_CHAIN.find((w) => w.name === 'nadia')!.address;
+    expect(scenario.accounts.nadia).toBeUndefined();
+    expect(Object.values(scenario.accounts).map((a) => a.checksumAddress)).not.toContain(nadia);
+    expect(scenario.accounts.alice.checksumAddress).toBe(SHOWCASE_SECOND_CHAIN.find((w) => w.name === 'alice')!.address);
   });
 
   it('claims transaction counts that are the scenario’s own, on the lines that claim one', () => {

@@ -5,24 +5,28 @@ import { LanternError } from '@/lib/errors';
 
 // How a refused eth_getLogs range is split, from the providers' own wording (see docs/evm-node.md).
 const refused = (code: number, message: string) => new RpcMethodError('eth_getLogs', code, message);
-const cap = globalThis as unknown as { __lanternLogSpanCap?: number };
-afterEach(() => delete cap.__lanternLogSpanCap);
+const CHAIN = 137;
+const caps = () => (globalThis as unknown as { __lanternLogSpanCaps: Map<number, number> }).__lanternLogSpanCaps;
+afterEach(() => caps().clear());
 
 describe('afterRefusal', () => {
   it('Infura result count: halves, not retried as transient, no lasting cap', () => {
     const e = refused(-32005, 'query returned more than 10000 results');
     expect(e.sizeRefusal).toBe(true);
-    expect(afterRefusal(e, 1000)).toBe(500);
-    expect(cap.__lanternLogSpanCap).toBeUndefined();
+    expect(afterRefusal(CHAIN, e, 1000)).toBe(500);
+    expect(caps().get(CHAIN)).toBeUndefined();
   });
 
   it('a stated range limit is used at once and kept for later queries', () => {
     const e = refused(-32602, 'range 5437 exceeds limit of 2000');
     expect(e.sizeRefusal).toBe(true);
-    expect(afterRefusal(e, 5437)).toBe(2000);
-    expect(cap.__lanternLogSpanCap).toBe(2000);
+    expect(afterRefusal(CHAIN, e, 5437)).toBe(2000);
+    expect(caps().get(CHAIN)).toBe(2000);
+    // Another chain's node has its own limits: this one is not its.
+    expect(caps().get(1)).toBeUndefined();
+    expect(afterRefusal(1, refused(-32000, 'block range is too wide'), 5000)).toBe(1250);
     // A later result-count refusal inside the limit still halves.
-    expect(afterRefusal(refused(-32005, 'query returned more than 10000 results'), 2000)).toBe(1000);
+    expect(afterRefusal(CHAIN, refused(-32005, 'query returned more than 10000 results'), 2000)).toBe(1000);
   });
 
   it("Alchemy: the suggested range past the 200 characters the message keeps, and its 2K limit", () => {
@@ -32,15 +36,15 @@ describe('afterRefusal', () => {
     );
     expect(e.sizeRefusal).toBe(true);
     expect(e.message).not.toContain('[0x10, 0x4f]');
-    expect(afterRefusal(e, 1500)).toBe(64);
-    expect(cap.__lanternLogSpanCap).toBe(2000);
+    expect(afterRefusal(CHAIN, e, 1500)).toBe(64);
+    expect(caps().get(CHAIN)).toBe(2000);
   });
 
   it('an unknown refusal quarters; one block refused, or a method the node lacks, is not split', () => {
-    expect(afterRefusal(refused(-32000, 'block range is too wide'), 400)).toBe(100);
-    expect(afterRefusal(refused(-32000, 'query returned more than 10000 results'), 1)).toBeNull();
-    expect(afterRefusal(refused(-32601, 'the method eth_getLogs does not exist/is not available'), 400)).toBeNull();
-    expect(afterRefusal(new LanternError(503, 'upstream_unavailable', 'down'), 400)).toBeNull();
-    expect(afterRefusal(new LanternError(504, 'upstream_timeout', 'slow'), 400)).toBe(100);
+    expect(afterRefusal(CHAIN, refused(-32000, 'block range is too wide'), 400)).toBe(100);
+    expect(afterRefusal(CHAIN, refused(-32000, 'query returned more than 10000 results'), 1)).toBeNull();
+    expect(afterRefusal(CHAIN, refused(-32601, 'the method eth_getLogs does not exist/is not available'), 400)).toBeNull();
+    expect(afterRefusal(CHAIN, new LanternError(503, 'upstream_unavailable', 'down'), 400)).toBeNull();
+    expect(afterRefusal(CHAIN, new LanternError(504, 'upstream_timeout', 'slow'), 400)).toBe(100);
   });
 });

@@ -66,6 +66,27 @@ describe('layer boundaries', () => {
   });
 });
 
+describe('one chain rule', () => {
+  it.each([
+    ['a page', 'app/x/page.tsx', "import { resolveChain } from '@/lib/chains';\nexport const a = resolveChain;\n"],
+    ['a page helper', 'lib/server/x.ts', "import { findChain } from '@/lib/chains';\nexport const a = findChain;\n"],
+    ['another operation', 'lib/operations/x.ts', "import { resolveChain } from '@/lib/chains';\nexport const a = resolveChain;\n"],
+    ['a source', 'lib/sources/hosted/x.ts', "import { findChain } from '@/lib/chains';\nexport const a = findChain;\n"],
+    ['the source picker', 'lib/sources/index.ts', "import { resolveChain } from '@/lib/chains';\nexport const a = resolveChain;\n"],
+    ['a server action', 'lib/actions/x.ts', "import { resolveChain } from '@/lib/chains';\nexport const a = resolveChain;\n"],
+    ['a root lib module, by path', 'lib/x.ts', "import { findChain } from './chains';\nexport const a = findChain;\n"],
+  ])('refuses %s resolving a chain itself', async (_what, filePath, code) => {
+    expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
+  });
+
+  it('lets the chain rule and the configuration resolve chains, and anyone read the registry', async () => {
+    const resolvers = "import { findChain, resolveChain } from '@/lib/chains';\nexport const a = [findChain, resolveChain];\n";
+    expect(await broken('lib/operations/chains.ts', resolvers)).toEqual([]);
+    expect(await broken('lib/config.ts', "import { findChain } from './chains';\nexport const a = findChain;\n")).toEqual([]);
+    expect(await broken('app/x/page.tsx', "import { chainById, type Chain } from '@/lib/chains';\nimport { requestChain } from '@/lib/operations/chains';\nexport const a: [unknown, unknown, Chain | null] = [chainById, requestChain, null];\n")).toEqual([]);
+  });
+});
+
 describe('thin pages', () => {
   it('refuses a page over 80 lines, and lets one of 80 stand', async () => {
     const page = (lines: number) => `${'export const a = 1;\n'.repeat(lines - 1)}export default function Page() {}\n`;

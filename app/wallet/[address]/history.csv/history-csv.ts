@@ -1,12 +1,12 @@
 import 'server-only';
-import { resolveChain } from '@/lib/chains';
 import { serializeTransaction, type HistoryQuery } from '@/lib/interface/history';
 import { siteOrigin } from '@/lib/config';
 import { methodFromInput } from '@/lib/operations/transaction';
 import { getWalletHistory } from '@/lib/operations/wallet-history';
 import { csvLine } from '@/lib/view/csv';
 import { utcDate, formatUtc } from '@/lib/format';
-import { isDevnetMode, toChainView, toErrorInfo } from '@/lib/server/page';
+import { requestChain } from '@/lib/operations/chains';
+import { toChainView, toErrorInfo } from '@/lib/server/page';
 import { DIRECTION_LABEL } from '@/lib/view/tx-row';
 import { describeTransaction, type Transfer } from '@/lib/view/tx-view';
 
@@ -50,9 +50,10 @@ function amounts(list: Transfer[]): string {
  * Stops at CSV_MAX_ROWS with a last line saying so; a failure half-way ends with a line naming it,
  * since the 200 status has already been sent.
  */
-export function historyCsvStream(address: string, query: HistoryQuery, opts: { includeSpam: boolean; maxRows?: number }) {
+export async function historyCsvStream(address: string, query: HistoryQuery, opts: { includeSpam: boolean; maxRows?: number }) {
   const max = opts.maxRows ?? CSV_MAX_ROWS;
-  const chain = resolveChain(query.chain, 'history', { devnet: isDevnetMode() });
+  // The chain rule before the first byte: a chain this server does not serve is the JSON 400, not a CSV.
+  const chain = await requestChain(query.chain, 'history');
   const view = toChainView(chain);
   const encoder = new TextEncoder();
   let cursor: string | undefined = query.cursor;
@@ -70,7 +71,7 @@ export function historyCsvStream(address: string, query: HistoryQuery, opts: { i
       if (done) return controller.close();
       let out = '';
       try {
-        const page = await getWalletHistory(address, { ...query, cursor, limit: PAGE });
+        const page = await getWalletHistory(address, { ...query, chain: chain.name, cursor, limit: PAGE });
         for (const raw of page.result) {
           const tx = describeTransaction(serializeTransaction(raw), address, view);
           if (tx.spam && !opts.includeSpam) continue;

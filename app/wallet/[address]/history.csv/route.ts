@@ -25,7 +25,7 @@ export const GET = api<{ address: string }>(
     url.searchParams.delete('spam');
     for (const k of ['cursor', 'time', 'limit']) url.searchParams.delete(k);
     const query = parseQuery(new Request(url), historyQuerySchema);
-    const { stream, chain } = historyCsvStream(address, query, { includeSpam });
+    const { stream, chain } = await historyCsvStream(address, query, { includeSpam });
     return new Response(stream, {
       headers: {
         'Content-Type': 'text/csv; charset=utf-8',

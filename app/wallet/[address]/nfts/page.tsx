@@ -29,7 +29,7 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { suffix: '/nfts', searchParams: sp });
   const view = loadNftParams(sp);
-  const chainResult = chainForView(view.chain, 'nfts');
+  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
   if ('error' in chainResult) {
     return (
       <div className="mt-6">
@@ -37,9 +37,11 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
       </div>
     );
   }
+  // The balance header reads the history operation: shown where this server serves it for the chain.
+  const withHistory = !('error' in (await chainForView(chainResult.chain.name, 'history')));
   return (
     <>
-      {chainResult.chain.operations.includes('history') && (
+      {withHistory && (
         <>
           <Suspense key={chainResult.chain.name} fallback={<BalanceHeaderSkeleton />}>
             <BalanceHeader address={address} chain={chainResult.chain.name} />
@@ -49,7 +51,7 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
         </>
       )}
       <ExplorerProviders>
-        <NftToolbar chains={chainOptions('nfts')} defaultChain={defaultChainName('nfts')} />
+        <NftToolbar chains={chains} defaultChain={defaultChain} />
       </ExplorerProviders>
       <section aria-labelledby="nft-heading" className="mt-4">
         <h2 id="nft-heading" className="sr-only">
