@@ -26,6 +26,13 @@ export function startLiveDriver({ rpcUrl, manifest, intervalMs = 4000, log = () 
     ['erin', 'alice', 'ETH', 2n * 10n ** 16n],
     ['alice', 'carol', usdc, 1_000_000n],
   ];
+  const mined = async (hash) => {
+    for (let n = 0; n < 200; n++) {
+      if (await rpc.call('eth_getTransactionReceipt', [hash])) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`${hash} was not mined within 5 s`);
+  };
   let i = 0;
   let sent = 0;
   let busy = null;
@@ -44,6 +51,8 @@ export function startLiveDriver({ rpcUrl, manifest, intervalMs = 4000, log = () 
           Object.assign(tx, { to: what, data: `${TRANSFER}${word(who(to))}${word(amount.toString(16))}` });
         }
         const hash = await rpc.call('eth_sendTransaction', [tx]);
+        // anvil answers before its automined block is in place; count a payment once it is mined.
+        await mined(hash);
         sent++;
         log(`[devnet-live] ${from} -> ${to}: ${what === 'ETH' ? 'ETH' : what === usdc ? 'USDC' : 'LNT'} (${hash.slice(0, 10)}…)`);
         break;
