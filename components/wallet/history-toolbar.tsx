@@ -46,7 +46,7 @@ export function HistoryToolbar({
   return (
     <div className={`mt-4 ${card} px-4 py-3`}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
-        <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
+        <ChainSelect address={address} chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Order
           <select className={field} value={v.order} onChange={(e) => void setV({ order: e.target.value === 'asc' ? 'asc' : 'desc', ...reset })}>

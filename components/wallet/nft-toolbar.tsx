@@ -10,7 +10,7 @@ import { ADDRESS_RE, truncateMiddle } from '@/lib/format';
 
 
 /** NFT filters: every change re-renders the grid on the server (shallow: false) from the new URL. */
-export function NftToolbar({ chains, defaultChain }: { chains: { name: string; label: string }[]; defaultChain: string }) {
+export function NftToolbar({ address, chains, defaultChain }: { address: string; chains: { name: string; label: string }[]; defaultChain: string }) {
   const [pending, startTransition] = useTransition();
   const [v, setV] = useQueryStates(nftParsers, { shallow: false, history: 'push', scroll: false, startTransition });
   const [draft, setDraft] = useState('');
@@ -31,7 +31,7 @@ export function NftToolbar({ chains, defaultChain }: { chains: { name: string; l
   return (
     <div className={`mt-4 ${card} px-4 py-3`} aria-busy={pending}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
-        <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
+        <ChainSelect address={address} chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain, ...reset })} />
         <label className="flex flex-col gap-1 text-xs text-ink-muted">
           Token id
           <select className={field} value={v.format} onChange={(e) => void setV({ format: e.target.value === 'hex' ? 'hex' : null })}>

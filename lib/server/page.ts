@@ -1,10 +1,11 @@
 import 'server-only';
 import { headers } from 'next/headers';
-import { notFound, permanentRedirect, unstable_rethrow } from 'next/navigation';
+import { notFound, permanentRedirect, redirect, unstable_rethrow } from 'next/navigation';
 import { getAddress } from 'viem';
 import type { Chain, ChainOperation } from '@/lib/chains';
 import { isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
+import { getActiveChains } from '@/lib/operations/active-chains';
 import { defaultChain, requestChain, servedChains } from '@/lib/operations/chains';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import type { ChainView } from '@/lib/view/tx-view';
@@ -54,6 +55,40 @@ export async function chainForView(value: string | null, operation: ChainOperati
   } catch (e) {
     return { error: errorInfo(e, log()) };
   }
+}
+
+/** How long a wallet page waits to learn where a wallet is active before it opens on the default chain. */
+const OPENING_BUDGET_MS = 1_000;
+
+/**
+ * A wallet page whose URL names no chain opens where the wallet is active: on the default chain when it
+ * has activity there (or when that cannot be told within OPENING_BUDGET_MS), else on the first served
+ * chain where it has. That chain is then written into the URL (a redirect), so the link shared reloads
+ * to the same chain. Only this server's own nodes are asked (and the default chain): opening a page never
+ * costs a hosted request per chain.
+ */
+export async function openOnActiveChain(address: string, path: string, searchParams: RawSearchParams, operation: ChainOperation): Promise<void> {
+  if (searchParams.chain !== undefined) return;
+  const opening = await activeOpeningChain(address, operation);
+  if (!opening) return;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(searchParams)) for (const x of Array.isArray(v) ? v : v === undefined ? [] : [v]) qs.append(k, x);
+  qs.set('chain', opening);
+  redirect(`${path}?${qs}`);
+}
+
+async function activeOpeningChain(address: string, operation: ChainOperation): Promise<string | null> {
+  const [served, fallback] = await Promise.all([servedChains(operation), defaultChain(operation).catch(() => null)]);
+  if (!fallback) return null;
+  const asked = served.filter((c) => c.source === 'node' || c.id === fallback.id);
+  if (asked.length < 2) return null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const within = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), OPENING_BUDGET_MS)));
+  const answer = await Promise.race([getActiveChains(address, { chains: asked.map((c) => c.name) }).catch(() => null), within]).finally(() => clearTimeout(timer));
+  if (!answer) return null;
+  const active = new Set(answer.active_chains.filter((c) => c.last_transaction).map((c) => Number(BigInt(c.chain_id))));
+  if (active.has(fallback.id)) return null;
+  return asked.find((c) => active.has(c.id))?.name ?? null;
 }
 
 /** Chains a person can pick on this server (the served ones), for the chain menus and the "try another chain" links. */

@@ -8,7 +8,7 @@ import { HistoryFirstPage } from '@/components/wallet/history-first-page';
 import { HistoryToolbar } from '@/components/wallet/history-toolbar';
 import { HistorySkeleton } from '@/components/wallet/skeletons';
 import { loadHistoryFirstPage } from '@/lib/server/history-page';
-import { chainForView, chainOptions, defaultChainName, toChainView, walletFromParam } from '@/lib/server/page';
+import { chainForView, chainOptions, defaultChainName, openOnActiveChain, toChainView, walletFromParam } from '@/lib/server/page';
 import { savedLabels } from '@/lib/server/saved-labels';
 import { historyParsers } from '@/lib/server/view-params';
 
@@ -30,6 +30,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WalletHistoryPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { searchParams: sp });
+  await openOnActiveChain(address, `/wallet/${address}`, sp, 'history');
   const view = loadHistoryParams(sp);
   const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'history'), chainOptions('history'), defaultChainName('history')]);
 

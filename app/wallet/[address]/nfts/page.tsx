@@ -11,7 +11,7 @@ import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { LiveWalletAt } from '@/components/live/live-wallet-at';
 import { loadNftGrid, nftsPath } from '@/lib/server/nfts-page';
 import { liveSince } from '@/lib/server/live';
-import { chainForView, chainOptions, defaultChainName, walletFromParam } from '@/lib/server/page';
+import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
 import { nftParsers } from '@/lib/server/view-params';
 
 export const dynamic = 'force-dynamic';
@@ -28,6 +28,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WalletNftsPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { suffix: '/nfts', searchParams: sp });
+  await openOnActiveChain(address, nftsPath(address), sp, 'nfts');
   const view = loadNftParams(sp);
   const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
   if ('error' in chainResult) {
@@ -51,7 +52,7 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
         </>
       )}
       <ExplorerProviders>
-        <NftToolbar chains={chains} defaultChain={defaultChain} />
+        <NftToolbar address={address} chains={chains} defaultChain={defaultChain} />
       </ExplorerProviders>
       <section aria-labelledby="nft-heading" className="mt-4">
         <h2 id="nft-heading" className="sr-only">
