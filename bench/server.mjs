@@ -47,7 +47,7 @@ export async function startServer(port, env = {}) {
   for (let i = 0; i < 2400; i++) {
     try {
       await (await fetch(`${url}/robots.txt`)).arrayBuffer();
-      return { url, listeningMs: performance.now() - started, stop };
+      return { url, pid: child.pid, listeningMs: performance.now() - started, stop };
     } catch {
       if (child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 50));

@@ -51,12 +51,14 @@ try {
     ['../bench/cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
     ['../bench/breaker.mjs', 'benchBreaker', { evmPort }],
     ['../bench/signatures.mjs', 'benchSignatures', {}],
+    ['../bench/live.mjs', 'benchLive', { evmPort, ledgerPort, rpcUrl: nets.evm.url, manifest: nets.evm.manifest }],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);
     console.log(`\n== ${fn}`);
     results[fn] = await mod[fn](args);
     if (mod.printWalletPageFigures && fn === 'benchWalletPage') mod.printWalletPageFigures(results[fn]);
+    if (mod.printLiveFigures && fn === 'benchLive') mod.printLiveFigures(results[fn]);
   }
 
   // History at scale: its own anvil and servers (wallets of 10 to 50,000 transactions, each beside the node's floor).
