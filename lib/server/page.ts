@@ -7,6 +7,7 @@ import { isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
 import { getActiveChains } from '@/lib/operations/active-chains';
 import { defaultChain, requestChain, servedChains } from '@/lib/operations/chains';
+import { getNativeBalance } from '@/lib/operations/wallet-balance';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import type { ChainView } from '@/lib/view/tx-view';
 import { ADDRESS_RE } from '@/lib/format';
@@ -58,11 +59,11 @@ export async function chainForView(value: string | null, operation: ChainOperati
 }
 
 /** How long a wallet page waits to learn where a wallet is active before it opens on the default chain. */
-const OPENING_BUDGET_MS = 1_000;
+const OPENING_BUDGET_MS = 3_000;
 
 /**
  * A wallet page whose URL names no chain opens where the wallet is active: on the default chain when it
- * has activity there (or when that cannot be told within OPENING_BUDGET_MS), else on the first served
+ * has activity there (it holds coin there, or that cannot be told within OPENING_BUDGET_MS), else on the first served
  * chain where it has. That chain is then written into the URL (a redirect), so the link shared reloads
  * to the same chain. Only this server's own nodes are asked (and the default chain): opening a page never
  * costs a hosted request per chain.
@@ -82,6 +83,10 @@ async function activeOpeningChain(address: string, operation: ChainOperation): P
   if (!fallback) return null;
   const asked = served.filter((c) => c.source === 'node' || c.id === fallback.id);
   if (asked.length < 2) return null;
+  // A wallet holding coin on the default chain has been active there: one cached balance read (the
+  // balance header's own) spares the fuller search for most wallets.
+  const held = await getNativeBalance(address, { chain: fallback.name }).catch(() => null);
+  if (held && BigInt(held.balance) > 0n) return null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const within = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), OPENING_BUDGET_MS)));
   const answer = await Promise.race([getActiveChains(address, { chains: asked.map((c) => c.name) }).catch(() => null), within]).finally(() => clearTimeout(timer));
