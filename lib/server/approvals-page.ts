@@ -57,10 +57,11 @@ export async function loadApprovals(address: string, view: Pick<TokensView, 'cha
       cursor = page.cursor ?? undefined;
     } while (cursor && ++pages < MAX_PAGES);
     const [session, { devnet, chainIds }] = await Promise.all([getSession(), connectOptions()]);
-    const block = first && typeof first.block_number === 'string' ? first.block_number : null;
+    const b = first?.block_number;
+    const block = typeof b === 'string' || typeof b === 'number' ? String(b) : null;
     return {
       block,
-      rows: [...results.map(erc20Row), ...(first?.operator_approvals ?? []).map(operatorRow)],
+      rows: approvalRows(results, first?.operator_approvals ?? []),
       owner: !!session && sameAddress(session.address, address),
       wallet: { devnet, chainIds, walletConnectProjectId: config().walletConnectProjectId },
       truncated: !!cursor,
@@ -68,6 +69,11 @@ export async function loadApprovals(address: string, view: Pick<TokensView, 'cha
   } catch (e) {
     return { error: await toErrorInfo(e) };
   }
+}
+
+/** The tab's rows: the allowances, then the operators, each in the source's order. */
+export function approvalRows(allowances: Approval[], operators: OperatorApproval[]): ApprovalRowView[] {
+  return [...allowances.map(erc20Row), ...operators.map(operatorRow)];
 }
 
 function erc20Row(a: Approval, i: number): ApprovalRowView {
