@@ -201,9 +201,11 @@ test('revoke end to end: the owner, signed in, sends approve(spender, 0) from he
 });
 
 for (const width of WIDTHS) {
-  test(`Tokens and Approvals at ${width} px: no sideways scroll, axe clean`, async ({ page }) => {
+  // Both themes, one per width (the narrow one dark).
+  const theme = width < 500 ? 'dark' : 'light';
+  test(`Tokens and Approvals at ${width} px, ${theme}: no sideways scroll, axe clean`, async ({ page }) => {
     const holder = scenario().accounts.holder;
-    await setView(page, width, 'light');
+    await setView(page, width, theme);
     for (const [tab, region] of [
       ['tokens?spam=true', 'Tokens held'],
       ['approvals', "Who may spend this wallet's tokens"],

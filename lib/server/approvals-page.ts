@@ -83,7 +83,7 @@ function erc20Row(a: Approval, i: number): ApprovalRowView {
   // At risk: the smaller of the allowance and the balance, in the words the source gave each.
   const atRisk =
     value === null || balance === null ? null : value <= balance ? (unlimited ? null : words(a.value_formatted, a.value)) : words(a.token.current_balance_formatted, a.token.current_balance);
-  const symbol = safeText(a.token.symbol, 16);
+  const symbol = safeText(a.token.symbol, 32);
   return {
     key: `erc20-${a.token.address}-${a.spender.address}-${i}`,
     kind: 'erc20',
@@ -106,7 +106,7 @@ function operatorRow(o: OperatorApproval, i: number): ApprovalRowView {
   return {
     key: `operator-${o.token.address}-${o.operator.address}-${i}`,
     kind: 'operator',
-    token: { address: o.token.address, name: safeText(o.token.name, 40), symbol: safeText(o.token.symbol, 16), spam: o.token.possible_spam === true },
+    token: { address: o.token.address, name: safeText(o.token.name, 40), symbol: safeText(o.token.symbol, 32), spam: o.token.possible_spam === true },
     spender: { address: o.operator.address, label: safeText(o.operator.address_label ?? o.operator.entity, 40) },
     amount: null,
     raw: null,

@@ -85,7 +85,7 @@ function toRow(t: TokenBalance): TokenRowView {
     address: t.token_address,
     native,
     name: safeText(t.name, 40),
-    symbol: safeText(t.symbol, 16),
+    symbol: safeText(t.symbol, 32),
     balance: decimals === null ? { text: t.balance, full: t.balance, exact: true } : formatUnits(t.balance, decimals),
     raw: t.balance,
     decimals,
