@@ -5,7 +5,7 @@ import { decodeFunctionResult, encodeFunctionData, erc20Abi, erc721Abi, hexToStr
 import { mnemonicToAccount } from 'viem/accounts';
 import { formatUnits } from '../lib/format';
 import { installTestWallet } from './test-wallet';
-import { WIDTHS, expectAccessible, expectNoHorizontalScroll, setView } from './wallet-support';
+import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, setView } from './wallet-support';
 
 /**
  * The wallet page's Tokens and Approvals tabs on the seeded devnet, against what the node itself says:
@@ -203,7 +203,7 @@ test('revoke end to end: the owner, signed in, sends approve(spender, 0) from he
 for (const width of WIDTHS) {
   // Both themes, one per width (the narrow one dark).
   const theme = width < 500 ? 'dark' : 'light';
-  test(`Tokens and Approvals at ${width} px, ${theme}: no sideways scroll, axe clean`, async ({ page }) => {
+  test(`Tokens and Approvals at ${width} px, ${theme}: no sideways scroll, axe clean`, async ({ page }, testInfo) => {
     const holder = scenario().accounts.holder;
     await setView(page, width, theme);
     for (const [tab, region] of [
@@ -214,6 +214,7 @@ for (const width of WIDTHS) {
       await shownBlock(page, region);
       await expectNoHorizontalScroll(page);
       await expectAccessible(page);
+      await keepScreenshot(page, testInfo, `${tab.split('?')[0]}-${width}-${theme}`);
     }
   });
 }
