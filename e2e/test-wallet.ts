@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
-import type { Hex } from 'viem';
+import { createWalletClient, http, type Hex, type LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
 
 /**
  * A test wallet that appears exactly as a browser extension does: an EIP-1193 provider announced through
@@ -14,11 +15,21 @@ const KEYS: Hex[] = [
 ];
 export const [alice, bob] = KEYS.map((k) => privateKeyToAccount(k));
 
-export async function installTestWallet(page: Page) {
-  await page.exposeFunction('__testWalletSign', async (data: Hex, address: string) => {
-    const account = [alice, bob].find((a) => a.address.toLowerCase() === address.toLowerCase());
+/**
+ * `accounts`: the wallet's accounts, the first one selected (default alice and bob). Transactions the
+ * page asks for (eth_sendTransaction) are signed here and sent to the e2e devnet, as an extension sends
+ * them through its own node.
+ */
+export async function installTestWallet(page: Page, accounts: LocalAccount[] = [alice, bob]) {
+  const find = (address: string) => {
+    const account = accounts.find((a) => a.address.toLowerCase() === address.toLowerCase());
     if (!account) throw new Error(`test wallet has no key for ${address}`);
-    return account.signMessage({ message: { raw: data } });
+    return account;
+  };
+  await page.exposeFunction('__testWalletSign', async (data: Hex, address: string) => find(address).signMessage({ message: { raw: data } }));
+  await page.exposeFunction('__testWalletSend', async (tx: { from: string; to: Hex; data?: Hex; value?: Hex }) => {
+    const client = createWalletClient({ account: find(tx.from), chain: foundry, transport: http(`http://127.0.0.1:${process.env.E2E_EVM_PORT}`) });
+    return client.sendTransaction({ to: tx.to, data: tx.data, value: tx.value ? BigInt(tx.value) : undefined });
   });
   await page.addInitScript(
     ({ first }) => {
@@ -42,6 +53,8 @@ export async function installTestWallet(page: Page) {
               return '0x7a69';
             case 'personal_sign':
               return (w.__testWalletSign as (d: unknown, a: unknown) => Promise<string>)(params![0], params![1]);
+            case 'eth_sendTransaction':
+              return (w.__testWalletSend as (tx: unknown) => Promise<string>)(params![0]);
             case 'wallet_switchEthereumChain':
               return null;
             case 'wallet_revokePermissions':
@@ -76,6 +89,6 @@ export async function installTestWallet(page: Page) {
       window.addEventListener('eip6963:requestProvider', announce);
       announce();
     },
-    { first: alice.address },
+    { first: accounts[0]!.address },
   );
 }

@@ -20,9 +20,14 @@ export interface Preview {
 
 const NETWORK_LABEL: Record<LedgerNetworkName, string> = { mainnet: 'Aptos mainnet', testnet: 'Aptos testnet', local: 'local ledger' };
 
-export function walletPreview(raw: string, tab: 'history' | 'nfts'): Preview {
+export function walletPreview(raw: string, tab: 'history' | 'nfts' | 'tokens' | 'approvals'): Preview {
   const address = ADDRESS_RE.test(raw) ? getAddress(raw.toLowerCase()) : raw.slice(0, 42);
   const short = truncateMiddle(address);
+  if (tab === 'tokens' || tab === 'approvals') {
+    return tab === 'tokens'
+      ? { title: `Tokens of ${short}`, description: `What wallet ${address} holds now: its native coin and every ERC-20, in Lantern.`, kicker: 'EVM wallet · Tokens', heading: address, lines: ['Native coin and ERC-20 balances'] }
+      : { title: `Approvals of ${short}`, description: `Who may spend wallet ${address}'s tokens: its standing allowances and operators, in Lantern.`, kicker: 'EVM wallet · Approvals', heading: address, lines: ['Standing allowances and operators'] };
+  }
   return tab === 'nfts'
     ? {
         title: `NFTs of ${short}`,

@@ -37,3 +37,18 @@ export function NftGridSkeleton({ cards = 8 }: { cards?: number }) {
     </div>
   );
 }
+
+/** The Tokens and Approvals tabs while their rows are read. */
+export function TableSkeleton({ label, rows = 5 }: { label: string; rows?: number }) {
+  return (
+    <div aria-busy="true" aria-label={label} role="status" className={`mt-4 overflow-hidden ${card}`}>
+      <span className="sr-only">{label}…</span>
+      {Array.from({ length: rows }, (_, i) => (
+        <div key={i} className="flex items-center justify-between gap-4 border-t border-line px-4 py-3 first:border-t-0">
+          <Bar className="h-3.5 w-40 max-w-full" />
+          <Bar className="h-3.5 w-24" />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -3,14 +3,17 @@
 import Link from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 
-/** History / NFTs, keeping the chosen chain when switching between them. */
+/** History / Tokens / NFTs / Approvals, keeping the chosen chain when switching between them. */
 export function WalletTabs({ address }: { address: string }) {
   const pathname = usePathname();
   const chain = useSearchParams().get('chain');
   const qs = chain ? `?chain=${encodeURIComponent(chain)}` : '';
+  const sub = ['/tokens', '/nfts', '/approvals'].find((s) => pathname.endsWith(s)) ?? '';
   const tabs = [
-    { href: `/wallet/${address}`, label: 'History', active: !pathname.endsWith('/nfts') },
-    { href: `/wallet/${address}/nfts`, label: 'NFTs', active: pathname.endsWith('/nfts') },
+    { href: `/wallet/${address}`, label: 'History', active: sub === '' },
+    { href: `/wallet/${address}/tokens`, label: 'Tokens', active: sub === '/tokens' },
+    { href: `/wallet/${address}/nfts`, label: 'NFTs', active: sub === '/nfts' },
+    { href: `/wallet/${address}/approvals`, label: 'Approvals', active: sub === '/approvals' },
   ];
   return (
     <nav aria-label="Wallet views" className="mt-4 flex gap-1 border-b border-line">

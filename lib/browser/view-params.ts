@@ -3,7 +3,7 @@ import { createLoader, createSerializer, parseAsBoolean, parseAsInteger, parseAs
 import { defineViewParams } from '@/lib/view/search-params';
 
 /** The wallet views' URL parsers for client components (nuqs' client entry). */
-export const { historyParsers, nftParsers, serializeHistoryParams, serializeNftParams } = defineViewParams({
+export const { historyParsers, nftParsers, tokensParsers, serializeHistoryParams, serializeNftParams, serializeTokensParams } = defineViewParams({
   createSerializer,
   parseAsBoolean,
   parseAsInteger,

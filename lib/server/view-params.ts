@@ -3,7 +3,7 @@ import { createSerializer, parseAsBoolean, parseAsInteger, parseAsNativeArrayOf,
 import { defineViewParams } from '@/lib/view/search-params';
 
 /** The wallet views' URL parsers for server pages (nuqs' server entry). */
-export const { historyParsers, nftParsers, serializeHistoryParams, serializeNftParams } = defineViewParams({
+export const { historyParsers, nftParsers, tokensParsers, serializeHistoryParams, serializeNftParams, serializeTokensParams } = defineViewParams({
   createSerializer,
   parseAsBoolean,
   parseAsInteger,

@@ -38,11 +38,19 @@ const nftParsers = {
   cursor: parseAsNativeArrayOf(parseAsString),
 };
 
+/** The tokens and approvals tabs: the chain, and (tokens) whether possible spam is shown, as in the history. */
+const tokensParsers = {
+  chain: parseAsString,
+  spam: parseAsBoolean.withDefault(false),
+};
+
 return {
   historyParsers,
   nftParsers,
+  tokensParsers,
   serializeHistoryParams: createSerializer(historyParsers),
   serializeNftParams: createSerializer(nftParsers),
+  serializeTokensParams: createSerializer(tokensParsers),
 };
 }
 

@@ -1,0 +1,48 @@
+import { previewMetadata, walletPreview } from '@/app/_og/previews';
+import type { Metadata } from 'next';
+import { createLoader } from 'nuqs/server';
+import { Suspense } from 'react';
+import { ErrorState } from '@/components/ui/error-state';
+import { ExplorerProviders } from '@/components/wallet/explorer-providers';
+import { TableSkeleton } from '@/components/wallet/skeletons';
+import { TokensTable } from '@/components/wallet/tokens-table';
+import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
+import { chainForView, chainOptions, defaultChainName, walletFromParam } from '@/lib/server/page';
+import { loadTokens, tokensPath } from '@/lib/server/tokens-page';
+import { tokensParsers } from '@/lib/server/view-params';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ address: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const loadTokensParams = createLoader(tokensParsers);
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { address } = await params;
+  return previewMetadata(walletPreview(address, 'tokens'));
+}
+
+/** What the wallet holds now: the native coin, then each ERC-20 (spam hidden unless asked). */
+export default async function WalletTokensPage({ params, searchParams }: Props) {
+  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
+  const address = walletFromParam(param, { suffix: '/tokens', searchParams: sp });
+  const view = loadTokensParams(sp);
+  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
+  if ('error' in chainResult) {
+    return (
+      <div className="mt-6">
+        <ErrorState error={chainResult.error} resetHref={tokensPath(address)} />
+      </div>
+    );
+  }
+  return (
+    <>
+      <ExplorerProviders>
+        <TokensToolbar address={address} chains={chains} defaultChain={defaultChain} withSpam />
+      </ExplorerProviders>
+      <Suspense key={JSON.stringify(view)} fallback={<TableSkeleton label="Loading tokens" />}>
+        <TokensTable tokens={loadTokens(address, { ...view, chain: chainResult.chain.name })} address={address} view={view} chainLabel={chainResult.chain.label} />
+      </Suspense>
+    </>
+  );
+}
