@@ -76,7 +76,7 @@ export async function benchLive({ evmPort, ledgerPort, rpcUrl, manifest }) {
     // 1. Mined to visible, each transaction on its own, the page open and live.
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(`${server.url}/wallet/${wallet}?chain=devnet`);
-    await page.locator('[data-testid="live-state"][data-state="live"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="live-state"][data-state="open"]').waitFor({ timeout: 60_000 });
     await page.evaluate(() => {
       const seen = (window.__seen = {});
       const mark = () => {

@@ -28,7 +28,7 @@ export function TokensToolbar({
   return (
     <div className={`mt-4 ${card} px-4 py-3`} aria-busy={pending}>
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
-        <ChainSelect chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain })} />
+        <ChainSelect address={address} chains={chains} value={v.chain} defaultChain={defaultChain} onChange={(chain) => void setV({ chain })} />
         {withSpam && (
           <label className="flex items-center gap-2 py-1 text-sm">
             <input type="checkbox" checked={v.spam} onChange={(e) => void setV({ spam: e.target.checked || null })} className="h-4 w-4 accent-accent" />

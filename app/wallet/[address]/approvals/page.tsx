@@ -8,7 +8,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
 import { approvalsPath, loadApprovals } from '@/lib/server/approvals-page';
-import { chainForView, chainOptions, defaultChainName, walletFromParam } from '@/lib/server/page';
+import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
 import { tokensParsers } from '@/lib/server/view-params';
 
 export const dynamic = 'force-dynamic';
@@ -26,6 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WalletApprovalsPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { suffix: '/approvals', searchParams: sp });
+  await openOnActiveChain(address, approvalsPath(address), sp, 'nfts');
   const view = loadParams(sp);
   const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
   if ('error' in chainResult) {

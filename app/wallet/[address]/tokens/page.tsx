@@ -7,7 +7,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensTable } from '@/components/wallet/tokens-table';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
-import { chainForView, chainOptions, defaultChainName, walletFromParam } from '@/lib/server/page';
+import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
 import { loadTokens, tokensPath } from '@/lib/server/tokens-page';
 import { tokensParsers } from '@/lib/server/view-params';
 
@@ -26,6 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function WalletTokensPage({ params, searchParams }: Props) {
   const [{ address: param }, sp] = await Promise.all([params, searchParams]);
   const address = walletFromParam(param, { suffix: '/tokens', searchParams: sp });
+  await openOnActiveChain(address, tokensPath(address), sp, 'nfts');
   const view = loadTokensParams(sp);
   const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
   if ('error' in chainResult) {
