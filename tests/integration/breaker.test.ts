@@ -362,7 +362,11 @@ describe('stalled upstreams, then the log they left', { shuffle: false }, () => 
 
         // Three different wallets failing with nothing served between them is the provider's own trouble.
         hosted.fault(/\/history$/, { kind: 'status', status: 500 });
-        for (const d of ['b', 'c', 'd']) expect((await timedGet(history(wallet(d)))).status).toBe(502);
+        // (The third's own failure opens it: its retry then meets the open breaker, so it may answer 503.)
+        const three = [];
+        for (const d of ['b', 'c', 'd']) three.push((await timedGet(history(wallet(d)))).status);
+        expect(three.slice(0, 2)).toEqual([502, 502]);
+        expect([502, 503]).toContain(three[2]);
         const refused = await timedGet(history(wallet('e')));
         expect([refused.status, refused.json.code]).toEqual([503, 'upstream_unavailable']);
         expect(refused.json.message).toMatch(new RegExp(`^The data provider \\(${escape(host)}\\) answered HTTP 500 to 3 different requests in a row; Lantern will try it again in [1-5] s\\.$`));
