@@ -156,7 +156,7 @@ describe.skipIf(!available)('PostgreSQL down or starting up', { shuffle: false }
 
 describe.skipIf(!available)('what counts as the database being unavailable', () => {
   // The mapping itself, against real errors from a real pg client (not made-up objects).
-  it('a refused connection, a terminated backend and a server starting up are; a bad query is not', async () => {
+  it('a refused connection and a terminated backend are; a bad query is not (a server starting up: above)', async () => {
     const { asDatabaseUnavailable } = await import('@/lib/db');
     const closed = new pg.Pool({ connectionString: `postgres://postgres@127.0.0.1:${await freePort()}/test`, connectionTimeoutMillis: 2000 });
     const refused = await closed.query('SELECT 1').catch((e: unknown) => e);
