@@ -17,7 +17,8 @@ export function freePort() {
 
 /**
  * Starts `npm start`'s server with `env` over the bench defaults and resolves once it answers (a static
- * file: listening, its start-up warm-up done). `listeningMs` is the time from spawn to that answer.
+ * file: listening; the warm-up of every route may still be running behind it, see `/api/health?ready`).
+ * `listeningMs` is the time from spawn to that answer.
  */
 export async function startServer(port, env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));

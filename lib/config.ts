@@ -181,7 +181,7 @@ export interface Config {
   testClockFile: string | null;
   /** How long an upstream's open breaker answers 503 at once before one request probes it again. */
   upstreamProbeIntervalMs: number;
-  /** Failures in a row (refused, reset, 5xx) that open an upstream's breaker; one timeout opens it at once. */
+  /** Different requests failing in a row (refused, reset, timed out, 5xx) that open an upstream's breaker; one request failing never does. */
   upstreamBreakerFailures: number;
   /** Off only for measuring: every request then reaches the upstream. */
   upstreamCache: boolean;

@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'upstream_unavailable'
   | 'upstream_bad_response'
   | 'upstream_misconfigured'
+  | 'database_unavailable'
   | 'internal_error';
 
 export class LanternError extends Error {

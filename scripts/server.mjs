@@ -45,18 +45,20 @@ const handle = app.getRequestHandler();
 await app.prepare();
 // The build's server actions: an id not among them is answered by the guard (edge-guard.mjs).
 const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
-// Load every route before the first real request (LANTERN_WARM_UP=off skips it). Either way one request
-// goes through first: it runs start-up (a refused configuration or EVM node stops the server here, never
-// after it listened).
-if (process.env.LANTERN_WARM_UP !== 'off') {
-  const ms = await warmUp(handle, (line) => console.warn(line));
-  console.log(`Lantern warmed up in ${ms} ms`);
-} else {
-  await warmUp(handle, (line) => console.warn(line), ['/robots.txt']);
-}
+// One request goes through before listening: it runs start-up (a refused configuration or EVM node stops
+// the server here, never after it listened; the database is opened). The warm-up of every route
+// (LANTERN_WARM_UP=off skips it) runs after the server listens, beside real requests, which are served
+// as they come rather than queued behind it; until it is done `/api/health?ready` answers 503.
+await warmUp(handle, (line) => console.warn(line), ['/robots.txt']);
+let ready = process.env.LANTERN_WARM_UP === 'off';
 
 // Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (edge-guard.mjs).
 const server = createGuardedServer((req, res) => {
+  if (isReadinessProbe(req.url)) {
+    // Readiness for load balancers and orchestrators: warm or not, answered here without Next.
+    res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ ready }));
+    return;
+  }
   const peer = req.socket.remoteAddress ?? 'unknown';
   const sent = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
@@ -70,7 +72,14 @@ const server = createGuardedServer((req, res) => {
   handle(req, res);
 });
 server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeout
-server.listen(port, hostname, () => console.log(`Lantern listening on http://${hostname}:${port}`));
+server.listen(port, hostname, () => {
+  console.log(`Lantern listening on http://${hostname}:${port}`);
+  if (ready) return;
+  warmUp(handle, (line) => console.warn(line)).then((ms) => {
+    ready = true;
+    console.log(`Lantern warmed up in ${ms} ms`);
+  });
+});
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM']) {
@@ -84,6 +93,13 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
     server.close(() => process.exit(0));
     server.closeIdleConnections();
   });
+}
+
+/** `GET /api/health?ready` (any value, or none). */
+function isReadinessProbe(url = '') {
+  const q = url.indexOf('?');
+  if (q < 0 || url.slice(0, q) !== '/api/health') return false;
+  return new URLSearchParams(url.slice(q + 1)).has('ready');
 }
 
 function readOptional(file) {

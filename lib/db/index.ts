@@ -2,6 +2,7 @@ import 'server-only';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { config } from '@/lib/config';
+import { LanternError, isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
 import { migrations } from './migrations';
 
@@ -33,9 +34,47 @@ const g = globalThis as unknown as { __lanternDb?: Promise<Db> };
 export function db(): Promise<Db> {
   g.__lanternDb ??= open().catch((e) => {
     g.__lanternDb = undefined;
-    throw e;
+    throw asDatabaseUnavailable(e) ?? e;
   });
   return g.__lanternDb;
+}
+
+// SQLSTATE classes and codes that say the server is not there to answer (not that the query was wrong):
+// 08 connection exception; 57P01-03 shut down by an administrator, crashed, starting up; 53300 too many
+// connections.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
+const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+// node-postgres's own words for a connection that went away or never came (it gives them no code).
+const UNAVAILABLE_MESSAGE = /^Connection terminated|^timeout expired|^timeout exceeded when trying to connect|^Client has encountered a connection error|^Connection ended unexpectedly/i;
+
+/**
+ * The database down, restarting or starting up, as the known state it is: a 503 naming it
+ * (`database_unavailable`), logged as one warn line without a stack, instead of an unexpected error.
+ * Undefined for every other error (a query's own mistake stays unexpected).
+ */
+export function asDatabaseUnavailable(e: unknown): LanternError | undefined {
+  if (isLanternError(e) && e.code === 'database_unavailable') return e;
+  let cur = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let i = 0; cur && i < 4; i++) {
+    const code = typeof cur.code === 'string' ? cur.code : '';
+    const message = typeof cur.message === 'string' ? cur.message : '';
+    if (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_MESSAGE.test(message)) {
+      const why = code === '57P03' ? 'is starting up' : 'is not answering';
+      return new LanternError(503, 'database_unavailable', `Lantern's database ${why}; try again in a few seconds.`, { retryAfter: 2, source: 'database' });
+    }
+    // An AggregateError (a host name that resolves to several addresses, each refused) holds the reasons.
+    cur = (Array.isArray(cur.errors) && cur.errors.length > 0 ? cur.errors[0] : cur.cause) as typeof cur;
+  }
+  return undefined;
+}
+
+/** `fn`, with the database being unavailable turned into its 503. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw asDatabaseUnavailable(e) ?? e;
+  }
 }
 
 async function open(): Promise<Db> {
@@ -73,29 +112,32 @@ async function openPglite(dir: string): Promise<Db> {
 
 async function openPostgres(url: string): Promise<Db> {
   const { Pool } = await import('pg');
-  const pool = new Pool({ connectionString: url, max: 10 });
-  pool.on('error', (e) => log().error({ err: e.message }, 'postgres pool error'));
+  // A server that does not accept within 5 s (a host gone from the network) is down, not a wait of minutes.
+  const pool = new Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle connection the server closed (stopped, restarted, terminated): expected; the pool makes a new one.
+  pool.on('error', (e) => log().warn({ reason: e.message.slice(0, 200), code: (e as { code?: string }).code }, 'postgres: an idle connection was closed'));
+  async function transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn({
+        query: async <R,>(sql: string, params: unknown[] = []) => ({ rows: (await client.query(sql, params)).rows as R[] }),
+        exec: async (sql: string) => void (await client.query(sql)),
+      });
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
   return {
     kind: 'postgres',
-    query: async <T,>(sql: string, params: unknown[] = []) => ({ rows: (await pool.query(sql, params)).rows as T[] }),
-    exec: async (sql: string) => void (await pool.query(sql)),
-    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn({
-          query: async <R,>(sql: string, params: unknown[] = []) => ({ rows: (await client.query(sql, params)).rows as R[] }),
-          exec: async (sql: string) => void (await client.query(sql)),
-        });
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
+    query: <T,>(sql: string, params: unknown[] = []) => guarded(async () => ({ rows: (await pool.query(sql, params)).rows as T[] })),
+    exec: (sql: string) => guarded(async () => void (await pool.query(sql))),
+    transaction: <T,>(fn: (tx: Queryable) => Promise<T>) => guarded(() => transaction(fn)),
     close: () => pool.end(),
   };
 }

@@ -64,8 +64,8 @@ async function probeSources() {
 
 /**
  * One source's check, through its breaker, as an ordinary call to the upstream: it may take
- * UPSTREAM_TIMEOUT_MS, and its timeout opens the breaker at once like any call's (so once health has
- * found a source stalled, the next request for it is answered at once). Health waits for it at most
+ * UPSTREAM_TIMEOUT_MS, and its failure counts towards opening the breaker like any request's (each check
+ * a request of its own, so checks of a stalled source open it). Health waits for it at most
  * 1.5 s: a slower check is reported as not answering yet, and goes on and is counted by itself.
  */
 async function check(breaker: CircuitBreaker, fn: (signal: AbortSignal) => Promise<Response>): Promise<Probe> {

@@ -6,22 +6,35 @@ import { LanternError } from '@/lib/errors';
  * upstream is known to be down, requests for it answer at once instead of each waiting out the
  * upstream timeout.
  *
- *   closed     every call goes upstream; a timeout, or `failureThreshold` failures in a row, opens it.
+ *   closed     every call goes upstream; failures of `failureThreshold` DISTINCT requests in a row (no
+ *              success between them, all within `windowMs`) open it.
  *   open       calls fail at once (503, Retry-After) for `coolDownMs`.
  *   half-open  the cool-down is over: the next call (a real request, or health's check) is the probe,
  *              alone; calls arriving while it is in flight fail at once. Success closes, failure reopens.
  *
  * A failure is the upstream not working: refused, reset, timed out, 5xx. A 4xx is the upstream answering
  * (a 404 block, a 410 pruned version) and counts as success; the caller's `classify` decides.
+ *
+ * Failures are counted per request (the caller's `key`: the hosted API's path and query, say), not per
+ * call: a provider that answers 500 for one wallet's history, or is slow for it, while serving the rest
+ * is that request's trouble, and however often it is asked (retries included) it counts once, so it
+ * never opens the breaker for everyone else. Only several different requests failing with nothing
+ * succeeding between them is the provider's own trouble. A call without a key is a request of its own.
  * No timers: state is computed from an injectable clock when asked. State is per process.
  */
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
-export type Outcome = 'ok' | 'failure' | 'timeout';
+/** How one call went: a 5xx answer carries its status, for the sentence an open breaker answers with. */
+export type Outcome = 'ok' | 'failure' | 'timeout' | { status: number };
+
+/** What the failures that opened a breaker were. */
+export type OpenCause = { kind: 'unreachable' } | { kind: 'timeout' } | { kind: 'status'; status: number; requests: number };
 
 export interface BreakerOptions {
-  /** Failures in a row that open the breaker (a timeout opens it at once). */
+  /** Distinct requests failing in a row that open the breaker. */
   failureThreshold: number;
+  /** Failures older than this are forgotten (default 30 s). */
+  windowMs?: number;
   /** How long an open breaker fails fast before it lets one probe through. */
   coolDownMs: number;
   /** The longest a probe can take (the upstream timeout): after that (and a second's slack) it is presumed lost. */
@@ -42,7 +55,7 @@ export interface BreakerSnapshot {
   state: BreakerState;
   /** ISO time of the last change of state. */
   since: string;
-  /** Failures in a row so far (closed). */
+  /** Distinct requests failed in a row so far (closed), within the window. */
   failures: number;
   /** Open: seconds until the next probe may go. */
   retryInS?: number;
@@ -58,8 +71,13 @@ export class BreakerOpenError extends LanternError {
     super(503, 'upstream_unavailable', message, { retryAfter: retryAfterS, source });
   }
 
-  static naming(source: string, label: string, retryAfterS: number): BreakerOpenError {
-    return new BreakerOpenError(source, `${label} is not answering; Lantern will try it again in ${retryAfterS} s.`, retryAfterS);
+  /** The sentence says what happened: not answering at all, or answering with errors. */
+  static naming(source: string, label: string, retryAfterS: number, cause?: OpenCause): BreakerOpenError {
+    const what =
+      cause?.kind === 'status'
+        ? `${label} answered HTTP ${cause.status}${cause.requests > 1 ? ` to ${cause.requests} different requests in a row` : ''}`
+        : `${label} is not answering`;
+    return new BreakerOpenError(source, `${what}; Lantern will try it again in ${retryAfterS} s.`, retryAfterS);
   }
 }
 
@@ -87,7 +105,10 @@ export function breakerOpenInChain(e: unknown): BreakerOpenError | undefined {
 
 interface Ticket {
   probe: boolean;
+  key: string | symbol;
 }
+
+const DEFAULT_WINDOW_MS = 30_000;
 
 const PROBE_SLACK_MS = 1000;
 
@@ -98,6 +119,10 @@ const PROBE_SLACK_MS = 1000;
  */
 export interface BreakerData {
   failures: number;
+  /** Each request that failed since the last success, with when it last failed. */
+  failed: Map<string | symbol, number>;
+  /** Why it opened, for the sentence (set while open or half-open). */
+  cause: OpenCause | undefined;
   /** Set while open or half-open. */
   openUntil: number | undefined;
   probeStartedAt: number | undefined;
@@ -106,7 +131,7 @@ export interface BreakerData {
 }
 
 export function newBreakerData(now: number): BreakerData {
-  return { failures: 0, openUntil: undefined, probeStartedAt: undefined, changedAt: now, lastState: 'closed' };
+  return { failures: 0, failed: new Map(), cause: undefined, openUntil: undefined, probeStartedAt: undefined, changedAt: now, lastState: 'closed' };
 }
 
 export class CircuitBreaker {
@@ -154,10 +179,11 @@ export class CircuitBreaker {
 
   /**
    * Runs one call to the upstream through the breaker. Throws BreakerOpenError at once when the call may
-   * not go; otherwise the call's own result or error, after recording how it went.
+   * not go; otherwise the call's own result or error, after recording how it went. `key` names the
+   * request the call serves (its retries share it); without one the call is a request of its own.
    */
-  async run<T>(fn: () => Promise<T>, classify: Classify<T> = {}): Promise<T> {
-    const ticket = this.admit();
+  async run<T>(fn: () => Promise<T>, classify: Classify<T> = {}, key?: string): Promise<T> {
+    const ticket = this.admit(key ?? Symbol('call'));
     let value: T;
     try {
       value = await fn();
@@ -177,21 +203,21 @@ export class CircuitBreaker {
   assertAvailable(): void {
     if (this.d.openUntil === undefined) return;
     const now = this.now();
-    if (this.probeInFlight()) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.probeStartedAt! + this.opts.probeTimeoutMs - now));
-    if (now < this.d.openUntil) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.openUntil - now));
+    if (this.probeInFlight()) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.probeStartedAt! + this.opts.probeTimeoutMs - now), this.d.cause);
+    if (now < this.d.openUntil) throw BreakerOpenError.naming(this.source, this.label, seconds(this.d.openUntil - now), this.d.cause);
   }
 
   private probeInFlight(): boolean {
     return this.d.probeStartedAt !== undefined && this.now() - this.d.probeStartedAt < this.opts.probeTimeoutMs + PROBE_SLACK_MS;
   }
 
-  private admit(): Ticket {
-    if (this.d.openUntil === undefined) return { probe: false };
+  private admit(key: string | symbol): Ticket {
+    if (this.d.openUntil === undefined) return { probe: false, key };
     this.assertAvailable();
     const now = this.now();
     this.d.probeStartedAt = now;
     this.change('half-open', now, 'cool-down over: probing');
-    return { probe: true };
+    return { probe: true, key };
   }
 
   private record(ticket: Ticket, outcome: Outcome) {
@@ -199,6 +225,7 @@ export class CircuitBreaker {
     if (ticket.probe) this.d.probeStartedAt = undefined;
     if (outcome === 'ok') {
       this.d.failures = 0;
+      this.d.failed.clear();
       // Any answer is evidence the upstream works, also a slow one that set out before the breaker opened.
       if (this.d.openUntil !== undefined) {
         this.d.openUntil = undefined;
@@ -207,17 +234,23 @@ export class CircuitBreaker {
       return;
     }
     if (ticket.probe) {
-      this.open(now, `probe ${outcome === 'timeout' ? 'timed out' : 'failed'}`);
+      // The one call let through to see whether the upstream is back: it is not (the cause stays).
+      this.open(now, `probe ${outcome === 'timeout' ? 'timed out' : 'failed'}`, causeOf(outcome, this.d.cause?.kind === 'status' ? this.d.cause.requests : 1));
       return;
     }
     if (this.d.openUntil !== undefined) return; // a call from before the breaker opened: already counted
-    this.d.failures++;
-    if (outcome === 'timeout') this.open(now, 'timed out');
-    else if (this.d.failures >= this.opts.failureThreshold) this.open(now, `${this.d.failures} failures in a row`);
+    const windowMs = this.opts.windowMs ?? DEFAULT_WINDOW_MS;
+    for (const [k, at] of this.d.failed) if (now - at > windowMs) this.d.failed.delete(k);
+    this.d.failed.delete(ticket.key); // re-inserted: the map stays in order of last failure
+    this.d.failed.set(ticket.key, now);
+    this.d.failures = this.d.failed.size;
+    if (this.d.failures >= this.opts.failureThreshold) this.open(now, `${this.d.failures} different requests failed in a row`, causeOf(outcome, this.d.failures));
   }
 
-  private open(now: number, reason: string) {
+  private open(now: number, reason: string, cause: OpenCause) {
     this.d.openUntil = now + this.opts.coolDownMs;
+    this.d.cause = cause;
+    this.d.failed.clear();
     this.change('open', now, reason);
   }
 
@@ -227,6 +260,12 @@ export class CircuitBreaker {
     this.d.changedAt = now;
     this.opts.onChange?.({ source: this.source, from, to, reason });
   }
+}
+
+function causeOf(outcome: Exclude<Outcome, 'ok'>, requests: number): OpenCause {
+  if (outcome === 'timeout') return { kind: 'timeout' };
+  if (outcome === 'failure') return { kind: 'unreachable' };
+  return { kind: 'status', status: outcome.status, requests };
 }
 
 /** Whole seconds, at least 1: what Retry-After and the sentence say. */
@@ -242,7 +281,7 @@ export function errorOutcome(e: unknown): Outcome {
 
 /** An HTTP answer: 5xx is the upstream failing; anything else (4xx included) is the upstream working. */
 export function responseOutcome(res: Response): Outcome {
-  return res.status >= 500 ? 'failure' : 'ok';
+  return res.status >= 500 ? { status: res.status } : 'ok';
 }
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -253,7 +292,7 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  * that never answers (`init.signal`, the upstream timeout, covers the body too), and opens the breaker.
  * The Response returned holds its body in memory.
  */
-export function exchange(breaker: CircuitBreaker, input: string | URL | Request, init?: RequestInit): Promise<Response> {
+export function exchange(breaker: CircuitBreaker, input: string | URL | Request, init?: RequestInit, key?: string): Promise<Response> {
   return breaker.run(
     async () => {
       const res = await fetch(input, init);
@@ -261,6 +300,7 @@ export function exchange(breaker: CircuitBreaker, input: string | URL | Request,
       return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
     },
     { result: responseOutcome, error: errorOutcome },
+    key,
   );
 }
 

@@ -29,6 +29,8 @@ export function sharedErrorCopy(code: string): ErrorCopy | null {
       return { title: 'API key rejected', hint: 'The data provider rejected this server’s API key. The operator needs to check DATA_API_KEY.', retry: false };
     case 'unauthorized':
       return { title: 'Not allowed', hint: 'This page’s access token expired. Reload the page.', retry: false };
+    case 'database_unavailable':
+      return { title: 'Lantern’s database is not answering', hint: 'It is down or starting up. This usually passes within seconds; retry shortly.', retry: true };
     default:
       return null;
   }

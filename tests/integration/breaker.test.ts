@@ -36,7 +36,9 @@ beforeAll(async () => {
   );
   const common = { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_PROBE_INTERVAL_MS: String(PROBE_MS), UPSTREAM_CACHE: 'off' };
   [node, hostedMode] = await Promise.all([
-    startLantern({ ...common, LEDGER_API_URL_LOCAL: `${ledgerStub.url}/v1`, EVM_RPC_URL: evmStub.url }),
+    // The node instance's breakers open on the first failure, so these tests see one request's stall open
+    // them; the hosted instance keeps the default (3 different requests), which its own tests exercise.
+    startLantern({ ...common, UPSTREAM_BREAKER_FAILURES: '1', LEDGER_API_URL_LOCAL: `${ledgerStub.url}/v1`, EVM_RPC_URL: evmStub.url }),
     startLantern({
       ...common,
       DATA_API_KEY: STUB_KEY,
@@ -77,6 +79,8 @@ interface Case {
   path: string;
   /** A path that also needs the upstream, to see it work before the test (blocks are kept once fetched). */
   warm: string;
+  /** Further different requests that must fail with `path` before the breaker opens (its threshold). */
+  alsoOpening?: string[];
   /** How the source names itself in the sentence. */
   label: (host: string) => string;
   source: (host: string) => string;
@@ -114,6 +118,8 @@ const cases: Case[] = [
     stub: () => dataStub,
     path: `/api/v2.2/wallets/${carol}/history?chain=eth&limit=5`,
     warm: `/api/v2.2/wallets/${carol}/history?chain=eth&limit=5`,
+    // UPSTREAM_BREAKER_FAILURES is 3 here: two other wallets' histories time out alongside.
+    alsoOpening: [1, 2].map((i) => `/api/v2.2/wallets/0x${String(i).repeat(40)}/history?chain=eth&limit=5`),
     label: (h) => `The data provider (${h})`,
     source: (h) => `hosted:data:${h}`,
     page: { path: `/wallet/${carol}?chain=eth`, marker: 'role="alert"' },
@@ -134,12 +140,15 @@ describe('stalled upstreams, then the log they left', { shuffle: false }, () => 
       // From a working upstream (start-up's health check may have found it slow on a loaded machine: a
       // timeout opens the breaker, as any call's would).
       await recover(stub, lantern.url + c.warm);
-      // The first request waits out the timeout, never longer, and opens the breaker.
+      // The first requests (as many different ones as the threshold) wait out the timeout, never longer,
+      // and open the breaker.
       stub.stall();
-      const first = await timedGet(url);
-      // Lantern's own timeout answered it: the stalled upstream never answers.
-      expect(first.status).toBe(504);
-      expect(first.json.code).toBe('upstream_timeout');
+      const opening = await Promise.all([url, ...(c.alsoOpening ?? []).map((p) => lantern.url + p)].map((u) => timedGet(u)));
+      // Lantern's own timeout answered them: the stalled upstream never answers.
+      for (const first of opening) {
+        expect(first.status).toBe(504);
+        expect(first.json.code).toBe('upstream_timeout');
+      }
       const openedAt = Date.now();
       const knocksBefore = stub.arrivals.length;
 
@@ -291,19 +300,23 @@ describe('stalled upstreams, then the log they left', { shuffle: false }, () => 
 
   describe('one hosted service down on a host that serves others', { shuffle: true }, () => {
     it('opens only that service: mainnet ledger 503s answer without waiting out Retry-After, and sign-in on the same host still works', async () => {
+      // (Different blocks: the breaker counts different requests failing, not one asked again.)
       // What a Lantern upstream sends when its own mainnet node is down: 503, Retry-After 5.
       hosted.fault(/^\/mainnet\//, { kind: 'status', status: 503, retryAfter: '5', body: { code: 'upstream_unavailable', message: 'down' } });
       const host = new URL(hosted.url).host;
       const asked = () => hosted.requests.filter((r) => r.path.startsWith('/mainnet/')).length;
       const before = asked();
       const answers = [];
-      for (let i = 0; i < 6; i++) answers.push(await timedGet(`${hostedMode.url}/api/ledger/mainnet/blocks/by_version/1`));
+      for (let i = 0; i < 6; i++) answers.push(await timedGet(`${hostedMode.url}/api/ledger/mainnet/blocks/by_version/${i + 1}`));
       // Each of the first three asked once and passed the 503 on (no retry waiting out Retry-After 5);
       // then the breaker answers without asking.
       expect(answers.map((a) => a.status)).toEqual([502, 502, 502, 503, 503, 503]);
       expect(asked() - before).toBe(3);
-      // After three failures in a row the breaker answers for the mainnet ledger API alone, naming it.
-      expect(answers.at(-1)!.json.message).toMatch(new RegExp(`^The mainnet ledger API \\(${escape(host)}\\) is not answering`));
+      // After three different requests failed in a row the breaker answers for the mainnet ledger API alone,
+      // naming it and what it answered.
+      expect(answers.at(-1)!.json.message).toMatch(
+        new RegExp(`^The mainnet ledger API \\(${escape(host)}\\) answered HTTP 503 to 3 different requests in a row; Lantern will try it again in [1-5] s\\.$`),
+      );
       const health = await timedGet(`${hostedMode.url}/api/health`);
       const states = Object.fromEntries((health.json.breakers as { source: string; state: string }[]).map((b) => [b.source, b.state]));
       expect(states[`hosted:ledger-mainnet:${host}`]).toMatch(/open/);
@@ -316,6 +329,68 @@ describe('stalled upstreams, then the log they left', { shuffle: false }, () => 
       });
       expect(challenge.status).toBe(201);
       hosted.clearFaults();
+    });
+  });
+
+  describe("one wallet's upstream 500s", { shuffle: true }, () => {
+    it('never refuse another wallet; several different wallets failing in a row open the breaker, saying how', async () => {
+      const wallet = (d: string) => `0x${d.repeat(40)}`;
+      const history = (w: string) => `${hostedMode.url}/api/v2.2/wallets/${w}/history?chain=eth&limit=5`;
+      await recover(dataStub, history(wallet('7')));
+      const host = dataStub.host;
+      const asked = (w: string) => hosted.requests.filter((r) => r.path.toLowerCase().includes(w)).length;
+      // The provider answers 500 for wallet a's history and serves everyone else.
+      const a = wallet('a');
+      hosted.fault(new RegExp(a, 'i'), { kind: 'status', status: 500, body: { message: 'internal error' } });
+      try {
+        const answersForA = [];
+        const answersForOthers = [];
+        for (let i = 0; i < 8; i++) {
+          answersForA.push(await timedGet(history(a)));
+          answersForOthers.push(await timedGet(history(wallet(String(i + 1)))));
+        }
+        // Each of a's requests asked the provider (with its retries) and said what happened to it.
+        for (const r of answersForA) expect([r.status, r.json]).toEqual([502, { code: 'upstream_unavailable', message: 'The data provider answered HTTP 500 for this request.' }]);
+        expect(asked(a)).toBeGreaterThanOrEqual(8);
+        // Every other wallet was served, and the breaker stayed closed.
+        expect(answersForOthers.map((r) => r.status)).toEqual(Array(8).fill(200));
+        // Asked many times in a row with nothing else between, a's failures still count once.
+        for (let i = 0; i < 5; i++) await timedGet(history(a));
+        expect((await timedGet(history(wallet('9')))).status).toBe(200);
+        const states = Object.fromEntries(((await timedGet(`${hostedMode.url}/api/health`)).json.breakers as { source: string; state: string }[]).map((b) => [b.source, b.state]));
+        expect(states[`hosted:data:${host}`]).toBe('closed');
+
+        // Three different wallets failing with nothing served between them is the provider's own trouble.
+        hosted.fault(/\/history$/, { kind: 'status', status: 500 });
+        // (The third's own failure opens it: its retry then meets the open breaker, so it may answer 503.)
+        const three = [];
+        for (const d of ['b', 'c', 'd']) three.push((await timedGet(history(wallet(d)))).status);
+        expect(three.slice(0, 2)).toEqual([502, 502]);
+        expect([502, 503]).toContain(three[2]);
+        const refused = await timedGet(history(wallet('e')));
+        expect([refused.status, refused.json.code]).toEqual([503, 'upstream_unavailable']);
+        expect(refused.json.message).toMatch(new RegExp(`^The data provider \\(${escape(host)}\\) answered HTTP 500 to 3 different requests in a row; Lantern will try it again in [1-5] s\\.$`));
+        expect(asked(wallet('e'))).toBe(0);
+      } finally {
+        hosted.clearFaults();
+      }
+      await recover(dataStub, history(wallet('7')));
+    });
+
+    it("keeps each request's retries within its time budget (UPSTREAM_TIMEOUT_MS)", async () => {
+      // A provider that answers 500 slowly: three tries would take 3 x 700 ms plus back-off; the budget is 1 s.
+      const w = `0x${'f'.repeat(40)}`;
+      hosted.fault(new RegExp(w, 'i'), { kind: 'status', status: 500, delayMs: 700 });
+      try {
+        const before = hosted.requests.length;
+        const r = await timedGet(`${hostedMode.url}/api/v2.2/wallets/${w}/history?chain=eth&limit=5`);
+        expect(r.status).toBeGreaterThanOrEqual(502);
+        expect(r.status).toBeLessThanOrEqual(504);
+        expect(hosted.requests.length - before).toBeLessThanOrEqual(2);
+        expect(r.ms).toBeLessThan(TIMEOUT_MS + 1000);
+      } finally {
+        hosted.clearFaults();
+      }
     });
   });
 

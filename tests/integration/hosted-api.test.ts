@@ -185,7 +185,7 @@ describe('upstream failures map to precise statuses', () => {
     stub.fault(/history/, { kind: 'status', status: 500 });
     const r = await get(freshHistoryPath());
     expect(r.status).toBe(502);
-    expect(r.json).toEqual({ code: 'upstream_unavailable', message: 'The data provider failed (HTTP 500).' });
+    expect(r.json).toEqual({ code: 'upstream_unavailable', message: 'The data provider answered HTTP 500 for this request.' });
     expect(stub.requests).toHaveLength(3);
   });
 
@@ -193,7 +193,7 @@ describe('upstream failures map to precise statuses', () => {
     stub.fault(/challenge/, { kind: 'status', status: 503 });
     const r = await post('/api/auth/challenge/verify/evm', { message: 'x', signature: '0x' + 'ab'.repeat(65) });
     expect(r.status).toBe(502);
-    expect(r.json).toEqual({ code: 'upstream_unavailable', message: 'The data provider failed (HTTP 503).' });
+    expect(r.json).toEqual({ code: 'upstream_unavailable', message: 'The data provider answered HTTP 503 for this request.' });
     expect(stub.requests).toHaveLength(1);
   });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createChain } from '../../devnet/ledger/chain.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 
-/** What a newcomer and a shared link meet: icons, previews, the devnet home, and a server warmed before it listens. */
+/** What a newcomer and a shared link meet: icons, previews, the devnet home, and a server that listens at once and warms up behind it. */
 let app: LanternInstance;
 const ORIGIN = 'https://lantern.example';
 const ALICE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -217,14 +217,53 @@ describe('public files', () => {
 });
 
 describe('start-up', () => {
-  it('opens the database and loads every route before it listens, so the first visitor does not pay for it', () => {
+  /** Asks `/api/health?ready` until it says ready; every answer on the way. */
+  async function untilReady(on: LanternInstance) {
+    const answers: { status: number; body: unknown; warmedYet: boolean }[] = [];
+    for (let i = 0; i < 1200; i++) {
+      const warmedYet = on.output().includes('Lantern warmed up');
+      const res = await fetch(`${on.url}/api/health?ready`);
+      answers.push({ status: res.status, body: await res.json(), warmedYet });
+      if (res.status === 200) return answers;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`not ready within 60 s:\n${on.output()}`);
+  }
+
+  it('listens before the warm-up, and is ready once every route is loaded', async () => {
+    await untilReady(app);
     const out = app.output();
-    const opened = out.indexOf('database open, migrations applied');
-    const warmed = out.indexOf('Lantern warmed up');
     const listening = out.indexOf('Lantern listening');
-    expect(opened).toBeGreaterThan(-1);
-    expect(warmed).toBeGreaterThan(opened);
-    expect(listening).toBeGreaterThan(warmed);
+    const warmed = out.indexOf('Lantern warmed up');
+    expect(listening).toBeGreaterThan(-1);
+    expect(warmed).toBeGreaterThan(listening);
     expect(out).not.toContain('warm-up: ');
+  });
+
+  it('accepts requests while warming up and serves them; /api/health?ready is 503 until warm, then 200', async () => {
+    const launched = performance.now();
+    const fresh = await startLantern({ DEVNET_EVM_PORT: String(inject('evmPort')), DEVNET_LEDGER_PORT: String(inject('ledgerPort')), PUBLIC_URL: ORIGIN, LANTERN_WARM_UP: 'on' });
+    try {
+      const upMs = Math.round(performance.now() - launched);
+      // Listening, not warm yet: not ready (the warm-up loads ~30 routes, seconds on any machine).
+      const first = await fetch(`${fresh.url}/api/health?ready`);
+      expect([first.status, await first.json(), fresh.output().includes('Lantern warmed up')]).toEqual([503, { ready: false }, false]);
+      // A real request during the warm-up is served, not queued behind it.
+      const during = performance.now();
+      const served = await fetch(`${fresh.url}/api/v2.2/wallets/${ALICE}/history?chain=devnet&limit=1`);
+      const servedMs = Math.round(performance.now() - during);
+      const warmDuring = fresh.output().includes('Lantern warmed up');
+      expect(served.status).toBe(200);
+      const answers = await untilReady(fresh);
+      // Not ready until the warm-up said it was done; then ready.
+      for (const a of answers.slice(0, -1)) expect([a.status, a.body]).toEqual([503, { ready: false }]);
+      expect(answers.at(-1)).toMatchObject({ status: 200, body: { ready: true } });
+      // Liveness (plain health) answers throughout.
+      expect((await fetch(`${fresh.url}/api/health`)).status).toBe(200);
+      const warmed = /Lantern warmed up in (\d+) ms/.exec(fresh.output())?.[1];
+      console.log(`start-up: launch to answering ${upMs} ms (a loaded machine: node, Next and start-up); a history request during the warm-up ${servedMs} ms (warm-up done by then: ${warmDuring}); warm-up ${warmed} ms behind it`);
+    } finally {
+      await fresh.stop();
+    }
   });
 });

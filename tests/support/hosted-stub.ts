@@ -11,7 +11,7 @@ import { readReference } from './reference';
  */
 
 export type Fault =
-  | { kind: 'status'; status: number; body?: unknown; retryAfter?: string }
+  | { kind: 'status'; status: number; body?: unknown; retryAfter?: string; /** answered this late */ delayMs?: number }
   | { kind: 'hang' }
   | { kind: 'malformed' }
   | { kind: 'wrong-shape' }
@@ -69,6 +69,7 @@ export async function startHostedStub(opts: { apiKey: string; port?: number }): 
         case 'wrong-shape':
           return json(res, 200, { page: 1, page_size: 100, cursor: null, result: [{ hash: 12345 }], status: 'SYNCED' });
         case 'status':
+          if (f.fault.delayMs) await new Promise((r) => setTimeout(r, f.fault.kind === 'status' ? f.fault.delayMs : 0));
           if (f.fault.retryAfter) res.setHeader('Retry-After', f.fault.retryAfter);
           return json(res, f.fault.status, f.fault.body ?? { message: `stub fault ${f.fault.status}` });
       }

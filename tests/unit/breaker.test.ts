@@ -49,7 +49,7 @@ describe('circuit breaker', () => {
     const { b, advance, changes } = setup();
     for (let i = 0; i < 3; i++) await expect(b.run(refused, classify)).rejects.toThrow('fetch failed');
     expect(b.state()).toBe('open');
-    expect(changes).toEqual([{ from: 'closed', to: 'open', reason: '3 failures in a row' }]);
+    expect(changes).toEqual([{ from: 'closed', to: 'open', reason: '3 different requests failed in a row' }]);
     let calls = 0;
     const e = await openError(
       b.run(() => {
@@ -65,10 +65,17 @@ describe('circuit breaker', () => {
     expect([later.retryAfter, later.message]).toEqual([2, 'The local ledger node (127.0.0.1:8080) is not answering; Lantern will try it again in 2 s.']);
   });
 
-  it('opens on a single timeout', async () => {
+  it('a timeout is a failure like any other: one opens it only at a threshold of 1', async () => {
     const { b } = setup();
     await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
+    expect(b.snapshot()).toMatchObject({ state: 'closed', failures: 1 });
+    await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
+    await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
     expect(b.snapshot()).toMatchObject({ state: 'open', retryInS: 5 });
+    expect((await openError(b.run(ok))).message).toBe('The local ledger node (127.0.0.1:8080) is not answering; Lantern will try it again in 5 s.');
+    const one = setup({ failureThreshold: 1 }).b;
+    await expect(one.run(timedOut, classify)).rejects.toThrow('timeout');
+    expect(one.state()).toBe('open');
   });
 
   it('4xx answers are the upstream working; 5xx are failures', async () => {
@@ -81,7 +88,7 @@ describe('circuit breaker', () => {
   });
 
   it('after the cool-down one probe goes; calls during it fail at once; its success closes the breaker', async () => {
-    const { b, advance, changes } = setup();
+    const { b, advance, changes } = setup({ failureThreshold: 1 });
     await expect(b.run(timedOut, classify)).rejects.toThrow();
     advance(5000);
     expect(b.state()).toBe('half-open');
@@ -111,7 +118,7 @@ describe('circuit breaker', () => {
   });
 
   it('a failed probe reopens for a full cool-down', async () => {
-    const { b, advance } = setup();
+    const { b, advance } = setup({ failureThreshold: 1 });
     await expect(b.run(timedOut, classify)).rejects.toThrow();
     advance(5001);
     await expect(b.run(timedOut, classify)).rejects.toThrow('timeout');
@@ -124,7 +131,7 @@ describe('circuit breaker', () => {
   });
 
   it('a probe that never settles is presumed lost after the probe timeout, so the breaker cannot stick', async () => {
-    const { b, advance } = setup({ probeTimeoutMs: 1000 });
+    const { b, advance } = setup({ failureThreshold: 1, probeTimeoutMs: 1000 });
     await expect(b.run(timedOut, classify)).rejects.toThrow();
     advance(5000);
     void b.run(() => new Promise<never>(() => undefined));
@@ -135,7 +142,7 @@ describe('circuit breaker', () => {
   });
 
   it('a slow success that set out before the breaker opened closes it; a slow failure does not extend it', async () => {
-    const { b, advance } = setup();
+    const { b, advance } = setup({ failureThreshold: 1 });
     let settle!: (ok: boolean) => void;
     const slow = b.run(() => new Promise<string>((res, rej) => (settle = (y) => (y ? res('late') : rej(new Error('reset'))))), classify);
     await expect(b.run(timedOut, classify)).rejects.toThrow();
@@ -153,7 +160,7 @@ describe('circuit breaker', () => {
   });
 
   it('a cool-down of 0 lets the next call through as the probe', async () => {
-    const { b } = setup({ coolDownMs: 0 });
+    const { b } = setup({ failureThreshold: 1, coolDownMs: 0 });
     await expect(b.run(timedOut, classify)).rejects.toThrow();
     expect(b.state()).toBe('half-open');
     expect(await b.run(ok)).toBe('answer');
@@ -161,7 +168,7 @@ describe('circuit breaker', () => {
   });
 
   it('reports since when it is in its state', async () => {
-    const { b, advance, now } = setup();
+    const { b, advance, now } = setup({ failureThreshold: 1 });
     const opened = now();
     await expect(b.run(timedOut, classify)).rejects.toThrow();
     advance(1000);
@@ -174,7 +181,7 @@ describe('circuit breaker', () => {
   it('whatever the sequence of outcomes and waits, at most one call reaches the upstream per cool-down while it is down', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 200 }), async (gaps) => {
-        const { b, advance } = setup({ coolDownMs: 5000, probeTimeoutMs: 1000 });
+        const { b, advance } = setup({ failureThreshold: 1, coolDownMs: 5000, probeTimeoutMs: 1000 });
         let reached = 0;
         let elapsed = 0;
         for (const gap of gaps) {
@@ -194,6 +201,105 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('failures are counted per request, not per call', () => {
+  const answered = (status: number) => () => Promise.resolve(new Response(null, { status }));
+  const http = { result: responseOutcome, error: errorOutcome };
+  type Failure = 'refused' | 'timeout' | 500 | 502 | 503;
+  const failing = (f: Failure) => (f === 'refused' ? refused : f === 'timeout' ? timedOut : answered(f));
+
+  it("one request failing, however often and however it fails, never refuses another's", async () => {
+    const { b, advance } = setup();
+    for (const f of ['refused', 'timeout', 500, 500, 503, 'timeout', 'refused'] as const) {
+      await b.run(failing(f), http, 'GET /wallets/A/history').catch(() => undefined);
+      advance(100);
+    }
+    expect(b.snapshot()).toMatchObject({ state: 'closed', failures: 1 });
+    expect(await b.run(ok, classify, 'GET /wallets/B/history')).toBe('answer');
+  });
+
+  it('several different requests failing in a row open it, and the sentence says how the provider failed', async () => {
+    const { b } = setup();
+    for (const w of ['A', 'B', 'C']) await b.run(answered(500), http, `GET /wallets/${w}/history`);
+    expect(b.state()).toBe('open');
+    const e = await openError(b.run(ok, classify, 'GET /wallets/D/history'));
+    expect(e.message).toBe('The local ledger node (127.0.0.1:8080) answered HTTP 500 to 3 different requests in a row; Lantern will try it again in 5 s.');
+  });
+
+  it('connection failures open it as not answering', async () => {
+    const { b } = setup();
+    for (const w of ['A', 'B', 'C']) await b.run(refused, http, w).catch(() => undefined);
+    expect((await openError(b.run(ok))).message).toMatch(/is not answering;/);
+  });
+
+  it('a success between failures is the provider working: the count starts again', async () => {
+    const { b } = setup();
+    await b.run(answered(500), http, 'A');
+    await b.run(answered(500), http, 'B');
+    await b.run(ok, classify, 'D');
+    await b.run(answered(500), http, 'C');
+    expect(b.snapshot()).toMatchObject({ state: 'closed', failures: 1 });
+  });
+
+  it('failures older than the window are forgotten', async () => {
+    let t = 0;
+    const b = new CircuitBreaker('hosted:data:h', 'The data provider (h)', 'h', { failureThreshold: 3, windowMs: 10_000, coolDownMs: 5000, probeTimeoutMs: 1000, now: () => t });
+    await b.run(answered(500), http, 'A');
+    t += 6000;
+    await b.run(answered(500), http, 'B');
+    t += 6000; // A is now 12 s old
+    await b.run(answered(500), http, 'C');
+    expect(b.snapshot()).toMatchObject({ state: 'closed', failures: 2 });
+    await b.run(answered(500), http, 'E');
+    expect(b.state()).toBe('open');
+  });
+
+  it('whatever one request key does (any failures, any waits), every other request is let through', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 2, max: 5 }),
+        fc.array(fc.record({ gap: fc.integer({ min: 0, max: 40_000 }), fail: fc.constantFrom<Failure>('refused', 'timeout', 500, 502, 503), other: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 100,
+        }),
+        async (threshold, steps) => {
+          const { b, advance } = setup({ failureThreshold: threshold });
+          for (const s of steps) {
+            advance(s.gap);
+            await b.run(failing(s.fail), http, 'GET /wallets/A/history').catch(() => undefined);
+            expect(b.state()).toBe('closed');
+            // Another wallet, asked now, is asked of the upstream and answered.
+            if (s.other) expect(await b.run(ok, classify, `GET /wallets/B${s.gap}/history`)).toBe('answer');
+          }
+        },
+      ),
+    );
+  });
+
+  it('it opens exactly when `threshold` different keys have failed with no success between them', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.oneof(fc.constant<'ok'>('ok'), fc.constantFrom('A', 'B', 'C', 'D', 'E')), { minLength: 1, maxLength: 40 }),
+        async (threshold, calls) => {
+          const { b } = setup({ failureThreshold: threshold, coolDownMs: 1_000_000 });
+          const failedSinceOk = new Set<string>();
+          for (const c of calls) {
+            if (b.state() === 'open') return; // open for the rest: nothing more to see
+            if (c === 'ok') {
+              await b.run(ok, classify, 'ok');
+              failedSinceOk.clear();
+            } else {
+              await b.run(answered(500), http, c);
+              failedSinceOk.add(c);
+            }
+            expect(b.state()).toBe(failedSinceOk.size >= threshold ? 'open' : 'closed');
+          }
+        },
+      ),
+    );
+  });
+});
+
 describe('outcomes', () => {
   it('names timeouts (AbortSignal.timeout, an abort on timeout) apart from other failures', () => {
     expect(errorOutcome(new DOMException('x', 'TimeoutError'))).toBe('timeout');
@@ -206,7 +312,7 @@ describe('across bundles', () => {
   it('two breakers over the same shared state act as one', async () => {
     const data = newBreakerData(0);
     let t = 0;
-    const opts = { failureThreshold: 3, coolDownMs: 5000, probeTimeoutMs: 1000, now: () => t };
+    const opts = { failureThreshold: 1, coolDownMs: 5000, probeTimeoutMs: 1000, now: () => t };
     const a = new CircuitBreaker('evm-node:h', 'The EVM node (h)', 'h', opts, data);
     const b = new CircuitBreaker('evm-node:h', 'The EVM node (h)', 'h', opts, data);
     await expect(a.run(timedOut, classify)).rejects.toThrow();
@@ -251,8 +357,8 @@ describe('a whole exchange (headers and body) is one call', () => {
     await new Promise((r) => upstream.close(r));
   });
 
-  it('an upstream that sends its headers and then stalls is a timeout: the breaker opens at once', async () => {
-    const { b } = setup();
+  it('an upstream that sends its headers and then stalls is a timeout (at a threshold of 1, the breaker opens at once)', async () => {
+    const { b } = setup({ failureThreshold: 1 });
     const e = await exchange(b, `${base}/stall`, { signal: AbortSignal.timeout(300) }).then(
       () => undefined,
       (x: unknown) => x,

@@ -28,6 +28,8 @@ export interface HostedRequest<S extends z.ZodType> {
 // A longer Retry-After is passed on to our caller at once: an upstream saying "not for 5 s" (a Lantern
 // upstream whose own node is down) would otherwise hold a page for 10 s before it can say so.
 const MAX_RETRY_AFTER_S = 1;
+/** The least time worth giving a retry (a quarter of the budget when that is shorter). */
+const MIN_ATTEMPT_MS = 500;
 
 function baseUrl(service: HostedService): string {
   const c = config();
@@ -65,19 +67,32 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
   // One breaker per service: once it is known to be down, requests answer 503 at once instead of waiting.
   const breaker = hostedBreaker(req.service, url);
   const source = breaker.source;
+  // The request, not the call, is what the breaker counts: its retries, and anyone asking the same again,
+  // fail once between them (the key never leaves this process; it holds no secret: that is a header).
+  const requestKey = `${method} ${url}`;
+  // One time budget for the request, retries and their waits included.
+  const deadline = performance.now() + c.upstreamTimeoutMs;
+  const left = () => deadline - performance.now();
+  // A retry goes only if it can still wait its turn and have this long to be answered.
+  const worthRetrying = (waitMs: number) => left() - waitMs >= Math.min(MIN_ATTEMPT_MS, c.upstreamTimeoutMs / 4);
 
   let attempt = 0;
   for (;;) {
     let res: Response;
     try {
-      // The whole exchange, body included, within the timeout and counted by the breaker.
-      res = await exchange(breaker, url, {
-        method,
-        headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: AbortSignal.timeout(c.upstreamTimeoutMs),
-        cache: 'no-store',
-      });
+      // The whole exchange, body included, within what is left of the budget, and counted by the breaker.
+      res = await exchange(
+        breaker,
+        url,
+        {
+          method,
+          headers,
+          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+          signal: AbortSignal.timeout(Math.max(1, Math.round(left()))),
+          cache: 'no-store',
+        },
+        requestKey,
+      );
     } catch (e) {
       const open = asBreakerOpen(e);
       if (open) throw open;
@@ -85,8 +100,10 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
         // Not retried: a hung upstream rarely recovers within the user's patience, and retrying triples the wait.
         throw new LanternError(504, 'upstream_timeout', `The data provider did not answer within ${c.upstreamTimeoutMs / 1000} s.`, { source });
       }
-      if (attempt < retries) {
-        await sleep(backoff(attempt++));
+      const wait = backoff(attempt);
+      if (attempt < retries && worthRetrying(wait)) {
+        await sleep(wait);
+        attempt++;
         continue;
       }
       throw new LanternError(502, 'upstream_unavailable', 'The data provider could not be reached.', { source });
@@ -96,9 +113,10 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
 
     const retryAfter = parseRetryAfter(res.headers.get('retry-after'));
     const retryable = res.status === 429 || res.status >= 500;
-    if (retryable && attempt < retries && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_S)) {
+    const wait = retryAfter !== undefined ? retryAfter * 1000 : backoff(attempt);
+    if (retryable && attempt < retries && (retryAfter === undefined || retryAfter <= MAX_RETRY_AFTER_S) && worthRetrying(wait)) {
       await res.body?.cancel();
-      await sleep(retryAfter !== undefined ? retryAfter * 1000 : backoff(attempt));
+      await sleep(wait);
       attempt++;
       continue;
     }
@@ -148,7 +166,8 @@ async function mapFailure(res: Response, key: string, retryAfter: number | undef
         source,
       });
     default:
-      return new LanternError(502, 'upstream_unavailable', `The data provider failed (HTTP ${res.status}).`, { source });
+      // Said as what it is: the provider answered, with an error, for this request (it may serve others).
+      return new LanternError(502, 'upstream_unavailable', `The data provider answered HTTP ${res.status} for this request.`, { source });
   }
 }
 

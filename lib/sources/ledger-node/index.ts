@@ -92,12 +92,17 @@ async function fetchFromNode(network: LedgerNetworkName, version: string, withTr
  * breaker and is over within the timeout.
  */
 async function fetchOnceMore(breaker: CircuitBreaker, url: string, timeoutMs: number): Promise<Response> {
-  const attempt = () => exchange(breaker, url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+  // Both attempts within one budget; the breaker counts them as one request (keyed by its URL).
+  const deadline = performance.now() + timeoutMs;
+  const attempt = () =>
+    exchange(breaker, url, { headers: { Accept: 'application/json' }, signal: AbortSignal.timeout(Math.max(1, Math.round(deadline - performance.now()))), cache: 'no-store' }, url);
   try {
     return await attempt();
   } catch (e) {
     if (isTimeout(e) || asBreakerOpen(e)) throw e;
-    await new Promise((r) => setTimeout(r, 100 + Math.random() * 150));
+    const wait = 100 + Math.random() * 150;
+    if (deadline - performance.now() - wait < Math.min(500, timeoutMs / 4)) throw e;
+    await new Promise((r) => setTimeout(r, wait));
     return attempt();
   }
 }

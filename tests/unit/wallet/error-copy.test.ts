@@ -35,4 +35,14 @@ describe('error copy', () => {
       expect(copy({ code: 'upstream_key_rejected', status: 502 }).title).toBe('API key rejected');
     }
   });
+
+  it('says the database is down, not the data provider, when it is Lantern’s own database', () => {
+    for (const copy of [errorCopy, ledgerErrorCopy]) {
+      expect(copy({ code: 'database_unavailable', status: 503 })).toEqual({
+        title: 'Lantern’s database is not answering',
+        hint: 'It is down or starting up. This usually passes within seconds; retry shortly.',
+        retry: true,
+      });
+    }
+  });
 });
