@@ -81,7 +81,8 @@ servers.push(
 async function waitHealthy(base) {
   for (let i = 0; i < 600; i++) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      // Health answers 200 while the process runs; `ok` is its database's state.
+      if ((await (await fetch(`${base}/api/health`)).json()).ok) return;
     } catch {
       // not listening yet
     }

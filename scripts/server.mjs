@@ -48,15 +48,17 @@ const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/serve
 // One request goes through before listening: it runs start-up (a refused configuration or EVM node stops
 // the server here, never after it listened; the database is opened). The warm-up of every route
 // (LANTERN_WARM_UP=off skips it) runs after the server listens, beside real requests, which are served
-// as they come rather than queued behind it; until it is done `/api/health?ready` answers 503.
+// as they come rather than queued behind it; until it is done `/api/health?ready` answers 503
+// (and after it, while the database is unavailable).
 await warmUp(handle, (line) => console.warn(line), ['/robots.txt']);
 let ready = process.env.LANTERN_WARM_UP === 'off';
 
 // Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (edge-guard.mjs).
 const server = createGuardedServer((req, res) => {
-  if (isReadinessProbe(req.url)) {
-    // Readiness for load balancers and orchestrators: warm or not, answered here without Next.
-    res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ ready }));
+  if (!ready && isReadinessProbe(req.url)) {
+    // Readiness for load balancers and orchestrators: not while warming up, answered here without Next;
+    // once warm, the route answers it (app/api/health: the database must answer too).
+    res.writeHead(503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ ready: false, reason: 'warming_up' }));
     return;
   }
   const peer = req.socket.remoteAddress ?? 'unknown';

@@ -7,8 +7,9 @@ import { asBreakerOpen, errorOutcome, responseOutcome, type CircuitBreaker } fro
 import { breakerSnapshots } from '@/lib/sources/breakers';
 
 /**
- * What a load balancer and an operator need: is the database up (the instance is useless without it:
- * `ok`), and can each source be reached right now: each EVM node by its chain (`sources.evm_nodes`), the
+ * What an operator needs: is the database up (the instance is useless without it: `ok`; the answer
+ * is 200 whatever it says, since it is the liveness check: restarting the process mends neither a
+ * database nor a source that is down), and can each source be reached right now: each EVM node by its chain (`sources.evm_nodes`), the
  * hosted services, the local ledger; which chains are served and by whom (`chains`). Each source's check goes through its breaker, so it
  * is also the breaker's probe: while a breaker is open the upstream is left alone and the check says so;
  * once its cool-down is over, health's check may be the one probe. Checks wait at most 1.5 s (less when
@@ -23,11 +24,7 @@ let last: { at: number; value: Promise<Awaited<ReturnType<typeof probeSources>>>
 
 export async function health() {
   const c = config();
-  const database = await timed(async () => {
-    const d = await db();
-    await d.query('SELECT 1');
-    return d.kind;
-  });
+  const database = await timed(databaseAnswers);
   const cache = c.redisUrl
     ? await timed(async () => {
         const r = await redis();
@@ -46,6 +43,32 @@ export async function health() {
   const { chains } = await sources().chains();
   const served = chains.map((s) => ({ chain: s.chain.name, chain_id: s.chain.hex, source: s.source, operations: s.operations }));
   return { ok: database.ok, mode: sources().kind, database, ...(cache ? { redis: cache } : {}), sources: probed, chains: served, ...history, breakers: breakerSnapshots() };
+}
+
+/**
+ * `GET /api/health?ready` once warm (scripts/server.mjs answers while warming up): ready while the
+ * database answers, within CHECK_MS, so an orchestrator sends traffic elsewhere while it is down or
+ * still opening (every page and API request needs it) and back once it answers.
+ */
+export async function readiness(): Promise<{ ready: true } | { ready: false; reason: 'database_unavailable'; database: Probe }> {
+  const database = await timed(() => within(CHECK_MS, databaseAnswers()));
+  return database.ok ? { ready: true } : { ready: false, reason: 'database_unavailable', database };
+}
+
+async function databaseAnswers() {
+  const d = await db();
+  await d.query('SELECT 1');
+  return d.kind;
+}
+
+/** `p`, or a TimeoutError after `ms` (`p` goes on; its result is dropped). */
+function within<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError' })), ms);
+  });
+  p.catch(() => undefined); // a late failure is not an unhandled rejection
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 async function probeSources() {

@@ -124,9 +124,13 @@ describe.skipIf(!available)('PostgreSQL down or starting up', { shuffle: false }
         expect(a.body.message).toBe(mode === 'starting' ? "Lantern's database is starting up; try again in a few seconds." : "Lantern's database is not answering; try again in a few seconds.");
         expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
       }
-      // Health names it too (the instance is not useful without its database).
-      const h = (await (await fetch(`${lantern.url}/api/health`)).json()) as { ok: boolean; database: { ok: boolean } };
-      expect([h.ok, h.database.ok]).toEqual([false, false]);
+      // Health names it too (the instance is not useful without its database), yet answers 200: it is the
+      // liveness check, and a restart would not bring the database back. Readiness says not ready, and why.
+      const res = await fetch(`${lantern.url}/api/health`);
+      const h = (await res.json()) as { ok: boolean; database: { ok: boolean } };
+      expect([res.status, h.ok, h.database.ok]).toEqual([200, false, false]);
+      const ready = await fetch(`${lantern.url}/api/health?ready`);
+      expect([ready.status, await ready.json()]).toEqual([503, { ready: false, reason: 'database_unavailable', database: { ok: false, error: expect.any(String) } }]);
     }
 
     await relay.set('up');
@@ -137,6 +141,8 @@ describe.skipIf(!available)('PostgreSQL down or starting up', { shuffle: false }
       if (back.status !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     expect(back?.status).toBe(200);
+    const ready = await fetch(`${lantern.url}/api/health?ready`);
+    expect([ready.status, await ready.json()]).toEqual([200, { ready: true }]);
   });
 
   it('logs each such request as one warn line naming the code, with no stack and no error-level line', () => {

@@ -43,3 +43,12 @@ describe('GET /api/health', () => {
     expect(JSON.stringify(h)).not.toContain('http://');
   });
 });
+
+describe('GET /api/health?ready', () => {
+  it('is ready while the database answers, whatever the sources say (they are named by /api/health)', async () => {
+    for (const on of [up, down]) {
+      const res = await fetch(`${on.url}/api/health?ready`);
+      expect([res.status, res.headers.get('cache-control'), await res.json()]).toEqual([200, 'no-store', { ready: true }]);
+    }
+  });
+});

@@ -247,7 +247,7 @@ describe('start-up', () => {
       const upMs = Math.round(performance.now() - launched);
       // Listening, not warm yet: not ready (the warm-up loads ~30 routes, seconds on any machine).
       const first = await fetch(`${fresh.url}/api/health?ready`);
-      expect([first.status, await first.json(), fresh.output().includes('Lantern warmed up')]).toEqual([503, { ready: false }, false]);
+      expect([first.status, await first.json(), fresh.output().includes('Lantern warmed up')]).toEqual([503, { ready: false, reason: 'warming_up' }, false]);
       // A real request during the warm-up is served, not queued behind it.
       const during = performance.now();
       const served = await fetch(`${fresh.url}/api/v2.2/wallets/${ALICE}/history?chain=devnet&limit=1`);
@@ -256,7 +256,7 @@ describe('start-up', () => {
       expect(served.status).toBe(200);
       const answers = await untilReady(fresh);
       // Not ready until the warm-up said it was done; then ready.
-      for (const a of answers.slice(0, -1)) expect([a.status, a.body]).toEqual([503, { ready: false }]);
+      for (const a of answers.slice(0, -1)) expect([a.status, a.body]).toEqual([503, { ready: false, reason: 'warming_up' }]);
       expect(answers.at(-1)).toMatchObject({ status: 200, body: { ready: true } });
       // Liveness (plain health) answers throughout.
       expect((await fetch(`${fresh.url}/api/health`)).status).toBe(200);
