@@ -93,9 +93,22 @@ test('the "Devnet account" signs in with no wallet installed', async ({ page }) 
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sign in with your wallet' });
-  await dialog.getByLabel('Test account').selectOption({ index: 3 });
+  await dialog.getByLabel('Test account').selectOption({ label: 'carol 0x90F79bf6EB2c4f870365E785982E1f101E93b906' });
   await dialog.getByRole('button', { name: /Devnet account/ }).click();
   await expect(signedInAs(page, '0x90F79bf6EB2c4f870365E785982E1f101E93b906')).toBeVisible();
+});
+
+test('the devnet sign-in lists the scenario’s people by name, alice first and chosen, the deployer last', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const picker = page.getByRole('dialog', { name: 'Sign in with your wallet' }).getByLabel('Test account');
+  const options = picker.getByRole('option');
+  await expect(options.first()).toHaveText('alice 0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await expect(options.nth(1)).toHaveText(/^bob /);
+  await expect(options.last()).toHaveText(/^deployer /);
+  await expect(picker).toHaveValue('1');
+  await page.getByRole('dialog').getByRole('button', { name: /Devnet account/ }).click();
+  await expect(signedInAs(page, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).toBeVisible();
 });
 
 test('WalletConnect is offered only where the server has a project id, and fails clearly offline', async ({ page }, info) => {
