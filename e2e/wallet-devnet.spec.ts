@@ -283,3 +283,24 @@ for (const theme of THEMES) {
     });
   }
 }
+
+test('the devnet scenario’s names: alice heads her wallet, her rows name the pool and the people she pays, her swap’s page names both', async ({ page }) => {
+  const s = scenario();
+  const alice = s.accounts.alice;
+  const pool = s.contracts.pool.address;
+  const names = new Map([...Object.entries(s.accounts).map(([n, a]) => [a.address, n] as const), [pool, 'the pool']]);
+  await page.goto(`/wallet/${alice.checksumAddress}`);
+  await expect(page.getByTestId('wallet-label')).toContainText('alice');
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  // Every row whose counterparty is a person of the scenario or the pool shows that name, not an address.
+  const rows = await page.locator('li[data-tx-hash]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-counterparty'), e.querySelector('[data-role="counterparty"]')?.textContent ?? '']));
+  const named = rows.filter(([cp]) => names.has(cp ?? ''));
+  expect(named.length).toBeGreaterThanOrEqual(3);
+  for (const [cp, text] of named) expect(text, cp!).toContain(names.get(cp!));
+  expect(named.some(([cp]) => cp === pool)).toBe(true);
+
+  const swap = s.transactions.find((t) => t.kind === 'swap' && t.from === alice.address)!;
+  await page.goto(`/tx/${swap.hash}?chain=devnet`);
+  await expect(page.getByTestId('tx-from')).toHaveText(`alice (${alice.address})`);
+  await expect(page.getByTestId('tx-to')).toHaveText(`the pool (${pool})`);
+});
