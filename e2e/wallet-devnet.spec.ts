@@ -304,3 +304,20 @@ test('the devnet scenario’s names: alice heads her wallet, her rows name the p
   await expect(page.getByTestId('tx-from')).toHaveText(`alice (${alice.address})`);
   await expect(page.getByTestId('tx-to')).toHaveText(`the pool (${pool})`);
 });
+
+test('an NFT image below the fold is not given up on while it waits off screen: 20 s later it still loads when scrolled to', async ({ page }) => {
+  const s = scenario();
+  const bob = s.accounts.bob;
+  const owned = s.final_nft_ownership.filter((n) => n.owner === bob.address);
+  // One card per row: most of bob's cards are far below the fold, where Chromium defers lazy images.
+  await page.setViewportSize({ width: 375, height: 640 });
+  await page.goto(`/wallet/${bob.checksumAddress}/nfts`);
+  const cards = page.locator('li[data-token-id]');
+  await expect(cards).toHaveCount(Math.min(owned.length, 24), { timeout: 30_000 });
+  // Every one of bob's NFTs has an image (an on-chain data: URI); the old 15 s timer failed those off screen.
+  await page.waitForTimeout(20_000);
+  await expect(page.locator('[data-role="nft-fallback"]')).toHaveCount(0);
+  const last = cards.last().locator('img[data-role="nft-image"]');
+  await last.scrollIntoViewIfNeeded();
+  await expect.poll(() => last.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+});
