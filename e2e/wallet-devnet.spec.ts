@@ -321,3 +321,28 @@ test('an NFT image below the fold is not given up on while it waits off screen: 
   await last.scrollIntoViewIfNeeded();
   await expect.poll(() => last.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 });
+
+test('a never-seen wallet’s NFTs tab: its loading state at once on click, then its cards, never a “No NFTs” frame between', async ({ page }, info) => {
+  const s = scenario();
+  const heidi = s.accounts.heidi; // no other spec opens her NFTs: under `node` her index starts with this click
+  const owned = s.final_nft_ownership.filter((n) => n.owner === heidi.address);
+  await page.addInitScript(() => {
+    const w = window as unknown as { sawNoNfts?: boolean };
+    new MutationObserver(() => {
+      if (document.body?.innerText.includes('No NFTs')) w.sawNoNfts = true;
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto(`/wallet/${heidi.checksumAddress}`);
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  const cards = page.locator('li[data-token-id]');
+  const clicked = Date.now();
+  await page.getByRole('navigation', { name: 'Wallet views' }).getByRole('link', { name: 'NFTs' }).click();
+  await expect(page.getByRole('status', { name: 'Loading NFTs' }).or(cards).first()).toBeVisible();
+  const feedbackMs = Date.now() - clicked;
+  // The first answer waits (bounded) for what the index can already say; no 4 s refresh stands between.
+  await expect(cards).toHaveCount(owned.length, { timeout: 4_000 });
+  const cardsMs = Date.now() - clicked;
+  info.annotations.push({ type: 'timing', description: `feedback ${feedbackMs} ms, cards ${cardsMs} ms after the click` });
+  expect(feedbackMs, 'the tab answers the click').toBeLessThan(1_000);
+  expect(await page.evaluate(() => (window as unknown as { sawNoNfts?: boolean }).sawNoNfts ?? false), 'a “No NFTs” frame showed').toBe(false);
+});
