@@ -40,6 +40,20 @@ export const WARM_UP_PATHS = [
 
 const PER_REQUEST_MS = 60_000;
 
+/**
+ * The query flag the development warm-up adds to its requests, so `next dev` leaves them out of its request
+ * log (next.config.mjs, logging.incomingRequests.ignore): their 400s, 404s and 405s are by design (bad
+ * input on purpose) and read like failures to someone watching the terminal. scripts/dev.mjs prints one
+ * summary line instead.
+ */
+export const WARM_UP_FLAG = 'lantern-warm-up';
+export const WARM_UP_LOG_IGNORE = new RegExp(`[?&]${WARM_UP_FLAG}(?:[=&]|$)`);
+
+/** `path` with the warm-up flag added to its query. */
+export function flagged(path) {
+  return `${path}${path.includes('?') ? '&' : '?'}${WARM_UP_FLAG}`;
+}
+
 /** Requests each path from `origin` in turn; returns how long it took. Failures are reported, never thrown. */
 export async function warmPaths(origin, paths = WARM_UP_PATHS, log = () => undefined) {
   const started = Date.now();
