@@ -326,10 +326,13 @@ test('a never-seen wallet’s NFTs tab: its loading state at once on click, then
   const s = scenario();
   const heidi = s.accounts.heidi; // no other spec opens her NFTs: under `node` her index starts with this click
   const owned = s.final_nft_ownership.filter((n) => n.owner === heidi.address);
+  // What the person sees, as it happens: the click, the first loading state or card, any "No NFTs".
   await page.addInitScript(() => {
-    const w = window as unknown as { sawNoNfts?: boolean };
+    const w = window as unknown as { sawNoNfts?: boolean; clickAt?: number; loadingAt?: number };
+    addEventListener('click', () => (w.clickAt ??= performance.now()), true);
     new MutationObserver(() => {
       if (document.body?.innerText.includes('No NFTs')) w.sawNoNfts = true;
+      if (w.loadingAt === undefined && document.querySelector('[aria-label="Loading NFTs"], li[data-token-id]')) w.loadingAt = performance.now();
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   await page.goto(`/wallet/${heidi.checksumAddress}`);
@@ -337,12 +340,19 @@ test('a never-seen wallet’s NFTs tab: its loading state at once on click, then
   const cards = page.locator('li[data-token-id]');
   const clicked = Date.now();
   await page.getByRole('navigation', { name: 'Wallet views' }).getByRole('link', { name: 'NFTs' }).click();
-  await expect(page.getByRole('status', { name: 'Loading NFTs' }).or(cards).first()).toBeVisible();
-  const feedbackMs = Date.now() - clicked;
-  // The first answer waits (bounded) for what the index can already say; no 4 s refresh stands between.
-  await expect(cards).toHaveCount(owned.length, { timeout: 4_000 });
+  await expect(cards).toHaveCount(owned.length, { timeout: 15_000 });
   const cardsMs = Date.now() - clicked;
-  info.annotations.push({ type: 'timing', description: `feedback ${feedbackMs} ms, cards ${cardsMs} ms after the click` });
-  expect(feedbackMs, 'the tab answers the click').toBeLessThan(1_000);
-  expect(await page.evaluate(() => (window as unknown as { sawNoNfts?: boolean }).sawNoNfts ?? false), 'a “No NFTs” frame showed').toBe(false);
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { sawNoNfts?: boolean; clickAt?: number; loadingAt?: number };
+    // The page's own answer to the click: the requests for the NFTs page made after it (the router's fetch).
+    const answers = performance
+      .getEntriesByType('resource')
+      .filter((e): e is PerformanceResourceTiming => e.name.includes('/nfts') && e.startTime >= (w.clickAt ?? Infinity));
+    return { sawNoNfts: w.sawNoNfts ?? false, clickAt: w.clickAt, loadingAt: w.loadingAt, answeredAt: Math.max(...answers.map((e) => e.responseStart)) };
+  });
+  info.annotations.push({ type: 'timing', description: `loading shown ${Math.round(seen.loadingAt! - seen.clickAt!)} ms after the click, the server began answering after ${Math.round(seen.answeredAt - seen.clickAt!)} ms, cards ${cardsMs} ms` });
+  // Feedback before the server has even begun to answer: the tab's loading state is in the browser already.
+  expect(seen.loadingAt, 'the loading state or the cards showed').toBeDefined();
+  expect(seen.loadingAt!, 'the tab answers the click before the server does').toBeLessThan(seen.answeredAt);
+  expect(seen.sawNoNfts, 'a “No NFTs” frame showed').toBe(false);
 });

@@ -43,7 +43,8 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
 
   useEffect(() => {
     if (highlightIndex < 0) return;
-    virtualizer.scrollToIndex(highlightIndex, { align: 'center' });
+    // At the top of the list (one row of context above it), so the page needs the least scrolling to show it.
+    virtualizer.scrollToIndex(Math.max(0, highlightIndex - 1), { align: 'start' });
     // Then bring the row itself into the window (the table may start below the fold), but never so far
     // that the page's heading (the version and its block) leaves the top: on a phone the summary is tall,
     // and a jump past it left the reader in a list of rows without knowing whose.
