@@ -326,14 +326,16 @@ test('a never-seen wallet’s NFTs tab: its loading state at once on click, then
   const s = scenario();
   const heidi = s.accounts.heidi; // no other spec opens her NFTs: under `node` her index starts with this click
   const owned = s.final_nft_ownership.filter((n) => n.owner === heidi.address);
-  // What the person sees, as it happens: the click, the first loading state or card, any "No NFTs".
+  // What the person sees, as it happens: the click, the first sign of loading (the tab's own mark, the
+  // grid's skeleton) or card, any "No NFTs".
   await page.addInitScript(() => {
     const w = window as unknown as { sawNoNfts?: boolean; clickAt?: number; loadingAt?: number };
     addEventListener('click', () => (w.clickAt ??= performance.now()), true);
     new MutationObserver(() => {
+      // (The tab's mark is an attribute change.)
       if (document.body?.innerText.includes('No NFTs')) w.sawNoNfts = true;
-      if (w.loadingAt === undefined && document.querySelector('[aria-label="Loading NFTs"], li[data-token-id]')) w.loadingAt = performance.now();
-    }).observe(document, { childList: true, subtree: true, characterData: true });
+      if (w.loadingAt === undefined && document.querySelector('[data-pending="true"], [aria-label="Loading NFTs"], li[data-token-id]')) w.loadingAt = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['data-pending'] });
   });
   await page.goto(`/wallet/${heidi.checksumAddress}`);
   await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
