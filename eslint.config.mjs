@@ -16,6 +16,7 @@ import nextTs from 'eslint-config-next/typescript';
  * - A page (every page.tsx under app/) is at most 80 lines: its loader is in lib/server/, its view in components/<page>/.
  * - The mode (hosted or node) is read in one file, lib/sources/index.ts; process.env in one file,
  *   lib/config.ts; the console is not used: lib/log.ts (pino) is.
+ * - app/, components/ and lib/ never import devnet/: what they show of the devnets is data in lib/devnet/.
  * - One chain rule: only lib/operations/chains.ts turns a request's `chain` into a Chain (and lib/config.ts
  *   reads the chains the configuration names): nobody else imports the registry's resolvers.
  * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
@@ -40,9 +41,13 @@ const chainRule = {
 };
 const relativeChainRule = (name) => ({ ...chainRule, name });
 
-const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns }];
+// The devnets (devnet/) are tooling that `npm run dev` and the tests run beside the app; what the app shows
+// of them (the showcase, the scenario's public labels) is data in lib/devnet/, kept in step by unit tests.
+const noDevnet = { regex: '^(@/devnet(/|$)|(\\.\\./)+devnet/(evm|ledger)(/|$))', message: 'The app never imports devnet/ (tooling beside it): put what it shows of the devnets in lib/devnet/ as data, checked by a unit test.' };
+
+const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns: [...patterns, noDevnet] }];
 // The chain rule's own module, and the configuration that reads the chains it names.
-const restrictImportsExceptChains = (...patterns) => ['error', { patterns }];
+const restrictImportsExceptChains = (...patterns) => ['error', { patterns: [...patterns, noDevnet] }];
 
 // What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
 // operations and the sources below them never import it, so no request runs back up.

@@ -1,3 +1,5 @@
+import { WARM_UP_LOG_IGNORE } from './scripts/lib/warm-up.mjs';
+
 /** Files in public/: static, carry no user data; nothing in them may run or be sniffed as another type. */
 const PUBLIC_FILES = '/:file(favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.png|icon-maskable-512\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt)';
 
@@ -5,6 +7,8 @@ const PUBLIC_FILES = '/:file(favicon\\.ico|icon\\.svg|icon-192\\.png|icon-512\\.
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // `npm run dev`'s warm-up requests (scripts/lib/warm-up.mjs) are summed up in one line, not logged one by one.
+  logging: { incomingRequests: { ignore: [WARM_UP_LOG_IGNORE] } },
   // Native/WASM server packages must not be bundled: PGlite loads its WASM from its own folder.
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'pg', 'ioredis'],
   async headers() {

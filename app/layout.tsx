@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { PageToken } from '@/components/layout/page-token';
 import { SiteFooter } from '@/components/layout/site-footer';
 import { SiteHeader } from '@/components/layout/site-header';
-import { THEME_SCRIPT } from '@/components/layout/theme-script';
+import { ThemeInit } from '@/components/layout/theme-init';
 import { siteOrigin } from '@/lib/config';
 import './globals.css';
 
@@ -42,7 +42,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en" suppressHydrationWarning>
       <head>
         {/* Sets the stored theme class before first paint; the CSP admits it by this request's nonce. */}
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <ThemeInit nonce={nonce} />
       </head>
       <body className="flex min-h-screen flex-col">
         <PageToken />

@@ -30,3 +30,17 @@ test('searching nonsense says what a search can be', async ({ page }) => {
   await page.goto('/search?q=hello%20world');
   await expect(page.getByRole('main').getByRole('alert')).toContainText('not an EVM address');
 });
+
+test('a failed search keeps what was typed, so a typo is fixed rather than retyped', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('main').getByRole('searchbox').fill('0xf39fd6e51aad88f6f4ce6ab8827279cfffb9226'); // one hex short
+  await page.getByRole('main').getByRole('searchbox').press('Enter');
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('not an EVM address');
+  const again = page.getByRole('main').getByRole('searchbox');
+  await expect(again).toHaveValue('0xf39fd6e51aad88f6f4ce6ab8827279cfffb9226');
+  await expect(again).toHaveAccessibleDescription(/not an EVM address/);
+  await again.press('End');
+  await again.pressSequentially('6');
+  await again.press('Enter');
+  await expect(page).toHaveURL(/\/wallet\/0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/);
+});

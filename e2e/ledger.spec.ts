@@ -121,3 +121,34 @@ test('mainnet and testnet selection is reflected in the URL', async ({ page }) =
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
   }
 });
+
+test('at 1280 px every column fits: a user transaction’s Expires time is whole, the table does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/ledger/local/versions/${inBlock(1500, 1)}`);
+  const table = page.getByRole('table', { name: 'Transactions' });
+  const expires = page.getByTestId('tx-searched').getByTestId('tx-expires');
+  await expect(expires).toContainText('UTC');
+  const [box, cell, overflow] = await Promise.all([table.boundingBox(), expires.boundingBox(), expires.evaluate((e) => e.scrollWidth - e.clientWidth)]);
+  expect(cell!.x + cell!.width).toBeLessThanOrEqual(box!.x + box!.width);
+  expect(overflow, 'Expires text cut').toBeLessThanOrEqual(0);
+  expect(await table.evaluate((e) => e.scrollWidth - e.clientWidth)).toBeLessThanOrEqual(0);
+  await expect(page.getByRole('columnheader', { name: 'Expires' })).toBeVisible();
+});
+
+test('at 375 px a row stacks hash, sender, function and expiry, and the page keeps the block’s heading in view', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const v = inBlock(BIG_BLOCK, 1500);
+  await page.goto(`/ledger/local/versions/${v}`);
+  const hit = page.getByTestId('tx-searched');
+  await expect(hit).toHaveAttribute('data-version', v);
+  // The list scrolled to the searched version; the page itself did not jump past the heading that says whose it is.
+  await page.waitForTimeout(300); // the list's own scroll settles after the first frame (the component waits 50 ms)
+  await expect(page.getByRole('heading', { level: 1 })).toBeInViewport();
+  await hit.scrollIntoViewIfNeeded();
+  for (const text of ['Hash', 'Sender', 'Expires']) await expect(hit).toContainText(text);
+  await expect(hit.getByTestId('tx-expires')).toContainText('UTC');
+  const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+  expect(scroll, 'page scrolls sideways').toBeLessThanOrEqual(inner);
+  const cell = await hit.getByTestId('tx-expires').boundingBox();
+  expect(cell!.x + cell!.width).toBeLessThanOrEqual(375);
+});

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { devnetLabel } from '../lib/devnet/scenario-labels';
 import { alice, bob, installTestWallet } from './test-wallet';
 
 /**
@@ -93,9 +94,22 @@ test('the "Devnet account" signs in with no wallet installed', async ({ page }) 
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const dialog = page.getByRole('dialog', { name: 'Sign in with your wallet' });
-  await dialog.getByLabel('Test account').selectOption({ index: 3 });
+  await dialog.getByLabel('Test account').selectOption({ label: 'carol 0x90F79bf6EB2c4f870365E785982E1f101E93b906' });
   await dialog.getByRole('button', { name: /Devnet account/ }).click();
   await expect(signedInAs(page, '0x90F79bf6EB2c4f870365E785982E1f101E93b906')).toBeVisible();
+});
+
+test('the devnet sign-in lists the scenario’s people by name, alice first and chosen, the deployer last', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const picker = page.getByRole('dialog', { name: 'Sign in with your wallet' }).getByLabel('Test account');
+  const options = picker.getByRole('option');
+  await expect(options.first()).toHaveText('alice 0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+  await expect(options.nth(1)).toHaveText(/^bob /);
+  await expect(options.last()).toHaveText(/^deployer /);
+  await expect(picker).toHaveValue('1');
+  await page.getByRole('dialog').getByRole('button', { name: /Devnet account/ }).click();
+  await expect(signedInAs(page, '0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).toBeVisible();
 });
 
 test('WalletConnect is offered only where the server has a project id, and fails clearly offline', async ({ page }, info) => {
@@ -161,11 +175,14 @@ test('Save wallet on a wallet page: the label then names that counterparty on an
   const cell = page.locator(`li[data-tx-hash="${hash}" i] [data-role="counterparty"]`);
   await expect(cell.getByRole('link', { name: new RegExp(`^${label}, ${counterparty}$`, 'i') })).toHaveText(label);
   await expect(cell.getByText('(saved)')).toBeVisible();
-  // Signed out, the label is private: the same row shows the address, not the label.
+  // Signed out, the label is private: the same row shows what everyone sees (on the devnet, the scenario's
+  // public name for the address, bob; else the address), never the saved label.
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.reload();
-  await expect(cell.getByRole('link', { name: new RegExp(`^${counterparty}$`, 'i') })).toBeVisible();
+  const everyone = devnetLabel(31337, counterparty);
+  await expect(cell.getByRole('link', { name: new RegExp(`^${everyone ? `${everyone}, ` : ''}${counterparty}$`, 'i') })).toBeVisible();
+  await expect(cell).not.toContainText(label);
 
   // Deleted from the saved list, the wallet page offers Save wallet again (and the next run starts clean).
   await page.getByRole('button', { name: 'Sign in' }).click();

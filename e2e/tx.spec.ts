@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { decodeEventLog, decodeFunctionData, decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type AbiEvent, type Hex } from 'viem';
 import { formatUnits } from '../lib/format';
+import { devnetLabel } from '../lib/devnet/scenario-labels';
 import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, setView } from './wallet-support';
 
 /**
@@ -181,6 +182,12 @@ async function expected(hash: string) {
 
 type Expected = Awaited<ReturnType<typeof expected>>;
 
+/** A party as the devnet's transaction page names it: the scenario's public label before the address (alice, the pool). */
+function party(address: string): string {
+  const label = devnetLabel(31337, address);
+  return label ? `${label} (${address})` : address;
+}
+
 /** The text a transfer row shows for its amount and token: decimals and symbol where the page's source read them. */
 function moveText(mv: Expected['moves'][number], want: Expected, tokenFacts: boolean): string {
   const facts = tokenFacts ? want.tokens.get(mv.token) : undefined;
@@ -217,7 +224,7 @@ for (const width of WIDTHS) {
       await expect(page.getByTestId('tx-time')).toHaveText(want.time);
       for (const [id, address] of [['tx-from', want.from], ['tx-to', want.to]] as const) {
         await expect(page.getByTestId(id)).toHaveAttribute('data-address', address);
-        await expect(page.getByTestId(id)).toHaveText(address);
+        await expect(page.getByTestId(id)).toHaveText(party(address));
         await expect(page.getByTestId(id)).toHaveAttribute('href', `/wallet/${address}?chain=devnet`);
       }
       await expect(page.getByTestId('tx-value')).toHaveAttribute('data-wei', want.value);
@@ -241,7 +248,7 @@ for (const width of WIDTHS) {
           text: e.textContent,
         })),
       );
-      expect(shownMoves).toEqual(want.moves.map((mv) => ({ ...mv, text: `${moveText(mv, want, tokenFacts)} from ${mv.from} to ${mv.to}` })));
+      expect(shownMoves).toEqual(want.moves.map((mv) => ({ ...mv, text: `${moveText(mv, want, tokenFacts)} from ${party(mv.from)} to ${party(mv.to)}` })));
 
       // Native movements: the top-level value and the internal calls that moved value and did not revert.
       const natives = await page.locator('[data-transfer="native"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-from'), e.getAttribute('data-to'), e.getAttribute('data-wei')]));

@@ -283,3 +283,78 @@ for (const theme of THEMES) {
     });
   }
 }
+
+test('the devnet scenario’s names: alice heads her wallet, her rows name the pool and the people she pays, her swap’s page names both', async ({ page }) => {
+  const s = scenario();
+  const alice = s.accounts.alice;
+  const pool = s.contracts.pool.address;
+  const names = new Map([...Object.entries(s.accounts).map(([n, a]) => [a.address, n] as const), [pool, 'the pool']]);
+  await page.goto(`/wallet/${alice.checksumAddress}`);
+  await expect(page.getByTestId('wallet-label')).toContainText('alice');
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  // Every row whose counterparty is a person of the scenario or the pool shows that name, not an address.
+  const rows = await page.locator('li[data-tx-hash]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-counterparty'), e.querySelector('[data-role="counterparty"]')?.textContent ?? '']));
+  const named = rows.filter(([cp]) => names.has(cp ?? ''));
+  expect(named.length).toBeGreaterThanOrEqual(3);
+  for (const [cp, text] of named) expect(text, cp!).toContain(names.get(cp!));
+  expect(named.some(([cp]) => cp === pool)).toBe(true);
+
+  const swap = s.transactions.find((t) => t.kind === 'swap' && t.from === alice.address)!;
+  await page.goto(`/tx/${swap.hash}?chain=devnet`);
+  await expect(page.getByTestId('tx-from')).toHaveText(`alice (${alice.address})`);
+  await expect(page.getByTestId('tx-to')).toHaveText(`the pool (${pool})`);
+});
+
+test('an NFT image below the fold is not given up on while it waits off screen: 20 s later it still loads when scrolled to', async ({ page }) => {
+  const s = scenario();
+  const bob = s.accounts.bob;
+  const owned = s.final_nft_ownership.filter((n) => n.owner === bob.address);
+  // One card per row: most of bob's cards are far below the fold, where Chromium defers lazy images.
+  await page.setViewportSize({ width: 375, height: 640 });
+  await page.goto(`/wallet/${bob.checksumAddress}/nfts`);
+  const cards = page.locator('li[data-token-id]');
+  await expect(cards).toHaveCount(Math.min(owned.length, 24), { timeout: 30_000 });
+  // Every one of bob's NFTs has an image (an on-chain data: URI); the old 15 s timer failed those off screen.
+  await page.waitForTimeout(20_000);
+  await expect(page.locator('[data-role="nft-fallback"]')).toHaveCount(0);
+  const last = cards.last().locator('img[data-role="nft-image"]');
+  await last.scrollIntoViewIfNeeded();
+  await expect.poll(() => last.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+});
+
+test('a never-seen wallet’s NFTs tab: its loading state at once on click, then its cards, never a “No NFTs” frame between', async ({ page }, info) => {
+  const s = scenario();
+  const heidi = s.accounts.heidi; // no other spec opens her NFTs: under `node` her index starts with this click
+  const owned = s.final_nft_ownership.filter((n) => n.owner === heidi.address);
+  // What the person sees, as it happens: the click, the first sign of loading (the tab's own mark, the
+  // grid's skeleton) or card, any "No NFTs".
+  await page.addInitScript(() => {
+    const w = window as unknown as { sawNoNfts?: boolean; clickAt?: number; loadingAt?: number };
+    addEventListener('click', () => (w.clickAt ??= performance.now()), true);
+    new MutationObserver(() => {
+      // (The tab's mark is an attribute change.)
+      if (document.body?.innerText.includes('No NFTs')) w.sawNoNfts = true;
+      if (w.loadingAt === undefined && document.querySelector('[data-pending="true"], [aria-label="Loading NFTs"], li[data-token-id]')) w.loadingAt = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['data-pending'] });
+  });
+  await page.goto(`/wallet/${heidi.checksumAddress}`);
+  await expect(page.locator('li[data-tx-hash]').first()).toBeVisible();
+  const cards = page.locator('li[data-token-id]');
+  const clicked = Date.now();
+  await page.getByRole('navigation', { name: 'Wallet views' }).getByRole('link', { name: 'NFTs' }).click();
+  await expect(cards).toHaveCount(owned.length, { timeout: 15_000 });
+  const cardsMs = Date.now() - clicked;
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { sawNoNfts?: boolean; clickAt?: number; loadingAt?: number };
+    // The page's own answer to the click: the requests for the NFTs page made after it (the router's fetch).
+    const answers = performance
+      .getEntriesByType('resource')
+      .filter((e): e is PerformanceResourceTiming => e.name.includes('/nfts') && e.startTime >= (w.clickAt ?? Infinity));
+    return { sawNoNfts: w.sawNoNfts ?? false, clickAt: w.clickAt, loadingAt: w.loadingAt, answeredAt: Math.max(...answers.map((e) => e.responseStart)) };
+  });
+  info.annotations.push({ type: 'timing', description: `loading shown ${Math.round(seen.loadingAt! - seen.clickAt!)} ms after the click, the server began answering after ${Math.round(seen.answeredAt - seen.clickAt!)} ms, cards ${cardsMs} ms` });
+  // Feedback before the server has even begun to answer: the tab's loading state is in the browser already.
+  expect(seen.loadingAt, 'the loading state or the cards showed').toBeDefined();
+  expect(seen.loadingAt!, 'the tab answers the click before the server does').toBeLessThan(seen.answeredAt);
+  expect(seen.sawNoNfts, 'a “No NFTs” frame showed').toBe(false);
+});

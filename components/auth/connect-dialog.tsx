@@ -6,7 +6,7 @@ import { useConfig, useConnectors, type Connector } from 'wagmi';
 import { connect, getConnection, signMessage, switchChain } from 'wagmi/actions';
 import { requestChallengeAction, verifyChallengeAction } from '@/lib/actions/auth';
 import type { ActionError } from '@/lib/auth/action-result';
-import { DEVNET_CONNECTOR_ID, devnetAccounts, devnetProvider } from './devnet-connector';
+import { DEFAULT_DEVNET_INDEX, DEVNET_CONNECTOR_ID, devnetAccountChoices, devnetAccounts, devnetProvider } from './devnet-connector';
 import type { WalletOptions } from './wagmi';
 import { card } from '@/components/ui/card';
 
@@ -102,7 +102,7 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
   const dialog = useRef<HTMLDialogElement>(null);
   const [step, setStep] = useState<Step>('idle');
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [devnetIndex, setDevnetIndex] = useState(0);
+  const [devnetIndex, setDevnetIndex] = useState(DEFAULT_DEVNET_INDEX);
   const [last, setLast] = useState<Connector | null>(null);
 
   useEffect(() => {
@@ -249,9 +249,9 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
                 onChange={(e) => setDevnetIndex(Number(e.target.value))}
                 className="min-w-0 flex-1 rounded-card border border-line bg-canvas px-2 py-1 font-mono text-xs"
               >
-                {devnetAccounts.map((a) => (
+                {devnetAccountChoices.map((a) => (
                   <option key={a.index} value={a.index}>
-                    #{a.index} {a.address}
+                    {a.name ?? `#${a.index}`} {a.address}
                   </option>
                 ))}
               </select>

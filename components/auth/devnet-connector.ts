@@ -1,6 +1,7 @@
 import { injected } from 'wagmi';
 import { numberToHex, type EIP1193Provider, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { DEVNET_PEOPLE } from '@/lib/devnet/scenario-labels';
 
 /**
  * "Devnet account": sign in with one of the local devnet's test accounts, with no wallet installed.
@@ -29,7 +30,16 @@ const KEYS: Hex[] = [
   '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
 ];
 
-export const devnetAccounts = KEYS.map((k, i) => ({ index: i, address: privateKeyToAccount(k).address }));
+export const devnetAccounts = KEYS.map((k, i) => ({ index: i, address: privateKeyToAccount(k).address, name: DEVNET_PEOPLE.find((p) => p.index === i)?.name ?? null }));
+
+/** alice: the scenario person a newcomer signs in as unless they pick another. */
+export const DEFAULT_DEVNET_INDEX = 1;
+
+/**
+ * The accounts as the dialog lists them: the scenario's people by name in its order (alice, bob, ...), the
+ * deployer, who only sets the scene, last.
+ */
+export const devnetAccountChoices = [...devnetAccounts.filter((a) => a.index !== 0), ...devnetAccounts.filter((a) => a.index === 0)];
 
 const STORE = 'lantern.devnet-account';
 
@@ -50,7 +60,7 @@ function rpcError(code: number, message: string) {
 function createDevnetProvider(): DevnetProvider {
   const listeners = new Map<string, Set<Listener>>();
   const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORE);
-  let state: { index: number; connected: boolean } = saved ? JSON.parse(saved) : { index: 0, connected: false };
+  let state: { index: number; connected: boolean } = saved ? JSON.parse(saved) : { index: DEFAULT_DEVNET_INDEX, connected: false };
   const persist = () => localStorage.setItem(STORE, JSON.stringify(state));
   const account = () => privateKeyToAccount(KEYS[state.index] ?? KEYS[0]);
   const emit = (event: string, ...args: unknown[]) => listeners.get(event)?.forEach((fn) => fn(...args));

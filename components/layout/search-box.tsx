@@ -9,9 +9,10 @@ import { rememberSearch } from '@/lib/browser/recent-searches';
  * A GET form to /search, which decides where the input leads (works before JavaScript loads; with it,
  * the router navigates without a full reload). A plain form, not next/form: this sits on every page, and
  * next/form's prefetching code would be a tenth of the app's own first-load JavaScript. Each search is
- * remembered in this browser for the home page's "Recent searches".
+ * remembered in this browser for the home page's "Recent searches". `defaultValue` lets a failed search
+ * come back with what was typed, so a typo is fixed rather than retyped.
  */
-export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
+export function SearchBox({ autoFocus = false, defaultValue, describedBy }: { autoFocus?: boolean; defaultValue?: string; describedBy?: string }) {
   const id = useId();
   const router = useRouter();
   return (
@@ -37,6 +38,8 @@ export function SearchBox({ autoFocus = false }: { autoFocus?: boolean }) {
         type="search"
         required
         autoFocus={autoFocus}
+        defaultValue={defaultValue}
+        aria-describedby={describedBy}
         autoComplete="off"
         spellCheck={false}
         placeholder="Address, ENS name or ledger version"

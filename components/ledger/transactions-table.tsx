@@ -15,7 +15,13 @@ import { card } from '@/components/ui/card';
  */
 
 const ROW_HEIGHT = 56;
-const COLUMNS = 'grid grid-cols-[6rem_7.5rem_7rem_8rem_minmax(14rem,1fr)_6.5rem_6.5rem_11rem] gap-x-3 px-3';
+// From lg (1024 px) one line per transaction, its eight columns inside the page's 72rem (Expires, a full UTC
+// time, never clipped: the function column gives way and truncates). Below lg each transaction is a small
+// stacked card: version, type and status; hash and sender; the function; gas and expiry, each labelled.
+const COLUMNS =
+  'grid grid-cols-[auto_minmax(0,1fr)_auto] gap-x-3 px-3 lg:gap-x-2 lg:grid-cols-[6rem_8rem_6rem_8rem_minmax(0,1fr)_6.5rem_5rem_10.75rem]';
+/** Shown only in the stacked layout, where no column header stands above a value. */
+const stackedLabel = 'text-xs text-ink-muted lg:hidden';
 
 type DetailState = { loading: true } | { detail: TxDetail } | { error: string };
 
@@ -37,10 +43,18 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
 
   useEffect(() => {
     if (highlightIndex < 0) return;
-    virtualizer.scrollToIndex(highlightIndex, { align: 'center' });
-    // Then bring the row itself into the window (the table may start below the fold).
+    // At the top of the list (one row of context above it), so the page needs the least scrolling to show it.
+    virtualizer.scrollToIndex(Math.max(0, highlightIndex - 1), { align: 'start' });
+    // Then bring the row itself into the window (the table may start below the fold), but never so far
+    // that the page's heading (the version and its block) leaves the top: on a phone the summary is tall,
+    // and a jump past it left the reader in a list of rows without knowing whose.
     const t = setTimeout(() => {
-      parentRef.current?.querySelector(`[data-version="${rows[highlightIndex].version}"]`)?.scrollIntoView({ block: 'center' });
+      const row = parentRef.current?.querySelector(`[data-version="${rows[highlightIndex].version}"]`);
+      if (!row) return;
+      const below = row.getBoundingClientRect().bottom + 16 - window.innerHeight;
+      if (below <= 0) return;
+      const heading = document.querySelector('main h1')?.getBoundingClientRect().top ?? Infinity;
+      window.scrollBy({ top: Math.min(below, Math.max(0, heading - 8)) });
     }, 50);
     return () => clearTimeout(t);
     // Only when the searched version changes; scrolling must not fight the reader afterwards.
@@ -58,9 +72,9 @@ export function TransactionsTable({ network, rows, highlight }: { network: strin
   }
 
   return (
-    <div className={`overflow-x-auto ${card}`} role="table" aria-label="Transactions" aria-rowcount={rows.length + 1}>
-      <div className="min-w-[68rem]">
-        <div role="row" className={`${COLUMNS} border-b border-line bg-sunken py-2 text-xs font-medium uppercase tracking-wide text-ink-muted`}>
+    <div className={card} role="table" aria-label="Transactions" aria-rowcount={rows.length + 1}>
+      <div>
+        <div role="row" className={`${COLUMNS} sr-only border-b border-line bg-sunken py-2 text-xs font-medium uppercase tracking-wide text-ink-muted lg:not-sr-only lg:grid`}>
           <span role="columnheader">Version</span>
           <span role="columnheader">Hash</span>
           <span role="columnheader">Type</span>
@@ -106,7 +120,7 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
       data-version={row.version}
       data-testid={isHit ? 'tx-searched' : undefined}
       onClick={onToggle}
-      className={`${COLUMNS} min-h-14 cursor-pointer items-center py-2 text-sm ${isHit ? 'bg-accent-soft shadow-[inset_3px_0_0_rgb(var(--c-accent))]' : 'hover:bg-sunken'}`}
+      className={`${COLUMNS} min-h-14 cursor-pointer gap-y-0.5 py-2 text-sm lg:items-center ${isHit ? 'bg-accent-soft shadow-[inset_3px_0_0_rgb(var(--c-accent))]' : 'hover:bg-sunken'}`}
     >
       <span role="cell" className="font-mono">
         <button type="button" aria-expanded={expanded} onClick={(e) => (e.stopPropagation(), onToggle())} className="mr-1 text-ink-muted hover:text-accent" aria-label={`${expanded ? 'Close' : 'Open'} version ${row.version}`}>
@@ -114,34 +128,38 @@ function Row({ row, isHit, expanded, onToggle, index }: { row: TxRow; isHit: boo
         </button>
         {row.version}
       </span>
-      <span role="cell" className="truncate">
+      <span role="cell" className="col-span-3 row-start-2 min-w-0 truncate lg:col-span-1 lg:row-start-auto">
+        <span className={stackedLabel}>Hash </span>
         {row.hash && <Hash value={row.hash} keep={4} className="" />}
       </span>
-      <span role="cell" className="truncate text-ink-muted">
+      <span role="cell" className="col-start-2 row-start-1 truncate text-ink-muted lg:col-start-auto lg:row-start-auto">
         {typeLabel(row.type)}
       </span>
-      <span role="cell" className="truncate">
+      <span role="cell" className="col-span-3 row-start-3 min-w-0 truncate lg:col-span-1 lg:row-start-auto">
+        <span className={stackedLabel}>Sender </span>
         {row.sender ? (
           <Hash value={row.sender} keep={4} className="" />
         ) : (
           <span className="text-ink-muted">—</span>
         )}
       </span>
-      <span role="cell" className="min-w-0" title={[row.action, row.typeArguments?.length ? `<${row.typeArguments.join(', ')}>` : '', row.arguments ? `(${row.arguments})` : ''].join('')}>
+      <span role="cell" className="col-span-3 row-start-4 min-w-0 lg:col-span-1 lg:row-start-auto" title={[row.action, row.typeArguments?.length ? `<${row.typeArguments.join(', ')}>` : '', row.arguments ? `(${row.arguments})` : ''].join('')}>
         <span className="block truncate">
           <span className={row.type === 'user_transaction' ? 'font-mono' : 'text-ink-muted'}>{row.action}</span>
           {row.typeArguments && row.typeArguments.length > 0 && <span className="font-mono text-ink-muted">{`<${row.typeArguments.map((t) => shortType(t)).join(', ')}>`}</span>}
         </span>
         {row.arguments !== undefined && <span className="block truncate font-mono text-xs text-ink-muted">({row.arguments})</span>}
       </span>
-      <span role="cell" className="text-right font-mono" title={fee}>
+      <span role="cell" className="col-span-3 row-start-5 font-mono lg:col-span-1 lg:row-start-auto lg:text-right" title={fee}>
+        {row.gasUsed !== undefined && <span className={`${stackedLabel} font-sans`}>Gas × price </span>}
         {row.gasUnitPrice ? `${row.gasUsed} × ${row.gasUnitPrice}` : (row.gasUsed ?? '')}
       </span>
-      <span role="cell" className="truncate" title={row.vmStatus}>
+      <span role="cell" className="col-start-3 row-start-1 truncate text-right lg:col-start-auto lg:row-start-auto lg:text-left" title={row.vmStatus}>
         {row.success === undefined ? '' : row.success ? <span className="text-positive">Success</span> : <span className="text-negative">Failed</span>}
         {row.success === false && row.vmStatus && <span className="block truncate text-xs text-negative">{abortCode(row.vmStatus)}</span>}
       </span>
-      <span role="cell" className="font-mono text-xs text-ink-muted">
+      <span role="cell" className="col-span-3 row-start-6 font-mono text-xs text-ink-muted lg:col-span-1 lg:row-start-auto" data-testid="tx-expires">
+        {row.expiration && <span className={`${stackedLabel} font-sans`}>Expires </span>}
         {row.expiration ? formatUnixSeconds(row.expiration) : ''}
       </span>
     </div>

@@ -4,13 +4,14 @@ import { useEffect, useRef, useState } from 'react';
 import { card } from '@/components/ui/card';
 import type { NftCardView } from '@/lib/view/nft-media';
 
-/** A slow image is given up on after this long: the card shows its name instead of waiting forever. */
+/** An image on screen this long without arriving is given up on: the card shows its name instead of waiting forever. */
 const IMAGE_TIMEOUT_MS = 15_000;
 
 /**
  * One NFT. The image goes only into <img> (SVG scripts never run there), loads lazily with no referrer,
  * and any failure (404, not an image, too slow) leaves a calm card with the name instead of a
- * broken-image icon.
+ * broken-image icon. "Too slow" is timed only while the image is on screen: a lazy image below the fold
+ * has not been asked for yet, and a timer running there failed images that load fine when scrolled to.
  */
 export function NftCard({ nft }: { nft: NftCardView }) {
   const [failed, setFailed] = useState(!nft.image);
@@ -20,11 +21,20 @@ export function NftCard({ nft }: { nft: NftCardView }) {
     const el = img.current;
     // An image that failed before hydration fires no onError for React to see.
     if (el && el.complete && el.naturalWidth === 0 && el.currentSrc) setFailed(true);
-    if (!nft.image) return;
-    const t = setTimeout(() => {
-      if (!img.current?.complete) setFailed(true);
-    }, IMAGE_TIMEOUT_MS);
-    return () => clearTimeout(t);
+    if (!el || !nft.image) return;
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const seen = new IntersectionObserver(([entry]) => {
+      clearTimeout(t);
+      if (!entry?.isIntersecting || el.complete) return;
+      t = setTimeout(() => {
+        if (!el.complete) setFailed(true);
+      }, IMAGE_TIMEOUT_MS);
+    });
+    seen.observe(el);
+    return () => {
+      seen.disconnect();
+      clearTimeout(t);
+    };
   }, [nft.image]);
 
   return (

@@ -6,6 +6,7 @@ import { nftsPath, type NftGridData, type NftView } from '@/lib/server/nfts-page
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { serializeNftParams } from '@/lib/server/view-params';
 import { NftCard } from './nft-card';
+import { NftGridSkeleton } from './skeletons';
 import { SyncingBanner } from './syncing-banner';
 
 /** A page of a wallet's NFTs (streamed in behind a skeleton), with its pager, or why there is none. */
@@ -20,13 +21,12 @@ export async function NftGrid({ grid, address, view, chainLabel }: { grid: Promi
   return (
     <>
       {page.status === 'SYNCING' && <SyncingBanner />}
-      {cards.length === 0 ? (
+      {cards.length === 0 && page.status === 'SYNCING' ? (
+        // Nothing found yet is not "no NFTs": that is said only once the source is done and found none.
+        <NftGridSkeleton cards={4} />
+      ) : cards.length === 0 ? (
         <EmptyState title={pageNumber > 1 ? 'No more NFTs' : filtered ? 'No NFTs from these contracts' : `No NFTs on ${chainLabel}`}>
-            {filtered
-              ? 'This wallet holds nothing from the contracts in the filter. '
-              : page.status === 'SYNCING'
-                ? 'Nothing found yet; the source is still reading this wallet. '
-                : `This wallet holds no NFTs on ${chainLabel}${view.spam ? '' : ' (possible spam hidden)'}. `}
+            {filtered ? 'This wallet holds nothing from the contracts in the filter. ' : `This wallet holds no NFTs on ${chainLabel}${view.spam ? '' : ' (possible spam hidden)'}. `}
             {filtered ? <Link className="underline" href={href({ contract: [], cursor: [] })}>Clear the filter</Link> : !view.spam ? <Link className="underline" href={href({ spam: true, cursor: [] })}>Show possible spam</Link> : null}
         </EmptyState>
       ) : (

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 
 /** History / Tokens / NFTs / Approvals, keeping the chosen chain when switching between them. */
@@ -25,8 +25,15 @@ export function WalletTabs({ address }: { address: string }) {
           className={`-mb-px border-b-2 px-3 py-2 text-sm no-underline hover:no-underline ${t.active ? 'border-accent font-semibold text-ink' : 'border-transparent text-ink-muted hover:text-ink'}`}
         >
           {t.label}
+          <Pending />
         </Link>
       ))}
     </nav>
   );
+}
+
+/** The clicked tab's own feedback, at once, while its page is on the way. */
+function Pending() {
+  const { pending } = useLinkStatus();
+  return <span aria-hidden="true" className={`ml-1.5 inline-block h-1.5 w-1.5 rounded-full bg-accent align-middle motion-safe:animate-pulse ${pending ? '' : 'invisible'}`} data-pending={pending ? 'true' : undefined} />;
 }

@@ -8,6 +8,7 @@ import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/he
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 import { isLedgerPath, ledgerErrorBody } from './ledger-errors';
+import { WARM_UP_FLAG } from '@/lib/warm-up-flag.mjs';
 
 /**
  * Plumbing shared by every route handler of the published API: access check, parameter and body
@@ -37,7 +38,7 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
       failure = e;
       res = errorResponse(e, req, requestId);
     }
-    const { pathname } = new URL(req.url);
+    const { pathname, searchParams } = new URL(req.url);
     const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) };
     // Each request is one line. An upstream down, slow or behind an open breaker is expected: warn, naming
     // the source, no stack. A client that hung up is expected too: info.
@@ -46,6 +47,9 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     } else if (failure !== undefined && res.status === CLIENT_CLOSED) {
       // `reason`, not `err`: pino's err serializer would add a (stack) field.
       requestLog(req, requestId).info({ ...line, reason: String((failure as Error)?.message ?? failure).slice(0, 200) }, 'request aborted by the client');
+    } else if (searchParams.has(WARM_UP_FLAG)) {
+      // `npm run dev`'s warm-up: its deliberate 400s are summed up in one line by scripts/dev.mjs.
+      requestLog(req, requestId).debug(line, 'api request (warm-up)');
     } else {
       requestLog(req, requestId).info(line, 'api request');
     }

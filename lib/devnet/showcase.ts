@@ -1,10 +1,10 @@
 import 'server-only';
-import { BIG_BLOCK, EPILOGUE_FROM, HUGE_BLOCK, PRUNED_BELOW, createChain } from '@/devnet/ledger/chain.mjs';
 
 /**
  * What the devnet home page offers a newcomer to click: the scenario's telling wallets and the ledger's
- * notable versions, each a page with data (the empty wallet, mallory, is not one of them). Addresses and counts come from devnet/evm/scenario.json (a unit test keeps them in
- * step; the file itself is too large to load in a page), versions from the simulated ledger itself.
+ * notable versions, each a page with data (the empty wallet, mallory, is not one of them). Addresses and counts come from
+ * devnet/evm/scenario.json, versions from the simulated ledger (unit tests keep both in step; the app never
+ * imports devnet/).
  */
 export interface ShowcaseWallet {
   name: string;
@@ -44,18 +44,19 @@ export interface ShowcaseVersion {
   shows: string;
 }
 
-let versions: ShowcaseVersion[] | undefined;
+/**
+ * The simulated ledger's notable versions (devnet/ledger/chain.mjs: the big and the largest block, the first
+ * block with an epilogue, the last pruned version, the head). Numbers here, not read from devnet/ (the app
+ * never imports it); tests/unit/devnet/showcase.test.ts checks each against the ledger.
+ */
+const VERSIONS: ShowcaseVersion[] = [
+  { version: 31813, label: 'Block 4200', shows: '2,002 transactions in one block' },
+  { version: 43325, label: 'Block 5500', shows: '10,000 transactions: the largest block' },
+  { version: 22762, label: 'Block 3000', shows: 'A newer block that ends with a block epilogue transaction' },
+  { version: 764, label: 'Pruned', shows: 'A version older than the node keeps: what pruning looks like' },
+  { version: 57006, label: 'Head', shows: 'The newest version of the local ledger' },
+];
 
 export function showcaseVersions(): ShowcaseVersion[] {
-  if (versions) return versions;
-  const chain = createChain();
-  const count = (h: number) => chain.lastVersionOf(h) - chain.firstVersionOf(h) + 1;
-  versions = [
-    { version: chain.firstVersionOf(BIG_BLOCK), label: `Block ${BIG_BLOCK}`, shows: `${count(BIG_BLOCK).toLocaleString('en-US')} transactions in one block` },
-    { version: chain.firstVersionOf(HUGE_BLOCK), label: `Block ${HUGE_BLOCK}`, shows: `${count(HUGE_BLOCK).toLocaleString('en-US')} transactions: the largest block` },
-    { version: chain.firstVersionOf(EPILOGUE_FROM), label: `Block ${EPILOGUE_FROM}`, shows: 'A newer block that ends with a block epilogue transaction' },
-    { version: chain.firstVersionOf(PRUNED_BELOW) - 1, label: 'Pruned', shows: 'A version older than the node keeps: what pruning looks like' },
-    { version: chain.headVersion, label: 'Head', shows: 'The newest version of the local ledger' },
-  ];
-  return versions;
+  return VERSIONS;
 }

@@ -11,6 +11,7 @@ import { getNativeBalance } from '@/lib/operations/wallet-balance';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import type { ChainView } from '@/lib/view/tx-view';
 import { ADDRESS_RE } from '@/lib/format';
+import { devnetLabel } from '@/lib/devnet/scenario-labels';
 
 
 type RawSearchParams = Record<string, string | string[] | undefined>;
@@ -137,4 +138,17 @@ export async function defaultChainName(operation: ChainOperation): Promise<strin
 /** The server's clock at render time: ages in the HTML and after hydration are computed from it. */
 export function renderTime(): number {
   return Date.now();
+}
+
+/**
+ * What the devnets' scenario calls this address (alice, the pool) where this server serves a devnet: the
+ * wallet page's heading names it. Null elsewhere, or for an address the scenario does not know.
+ */
+export async function publicWalletLabel(address: string): Promise<string | null> {
+  const served = await servedChains('history').catch(() => []);
+  for (const c of served) {
+    const label = c.devnet ? devnetLabel(c.id, address) : null;
+    if (label) return label;
+  }
+  return null;
 }

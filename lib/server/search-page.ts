@@ -8,7 +8,7 @@ import { classifySearch } from '@/lib/search/classify';
  * Where a search goes: an address to its wallet, a version to its ledger block, an ENS name to the wallet
  * it resolves to (each a redirect); anything else comes back as what to tell the person.
  */
-export async function searchTarget(q: string | string[] | undefined): Promise<{ problem: string }> {
+export async function searchTarget(q: string | string[] | undefined): Promise<{ input: string; problem: string }> {
   const input = (Array.isArray(q) ? q[0] : q ?? '').slice(0, 256);
   const target = classifySearch(input);
   switch (target.kind) {
@@ -21,10 +21,11 @@ export async function searchTarget(q: string | string[] | undefined): Promise<{ 
     case 'ens': {
       const resolved = await resolveName(target.name);
       if (resolved.ok) redirect(`/wallet/${resolved.address}`);
-      return { problem: resolved.reason };
+      return { input, problem: resolved.reason };
     }
     default:
       return {
+        input,
         problem: input
           ? `“${input}” is not an EVM address (0x followed by 40 hex characters), an ENS name (like vitalik.eth) or a ledger version (digits).`
           : 'Type an EVM address, an ENS name or a ledger version.',

@@ -9,6 +9,7 @@ import { tokenMoves } from '@/lib/view/tx-page';
 import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
 import { chainForView, toChainView, toErrorInfo } from './page';
 import { savedLabels } from './saved-labels';
+import { devnetLabels } from '@/lib/devnet/scenario-labels';
 
 export interface TxPageData {
   tx: TransactionDetail;
@@ -35,8 +36,9 @@ async function load(param: string, chain: Chain): Promise<TxPageData | { error: 
     const parsed = transactionHashSchema.safeParse(param);
     if (!parsed.success) throw badParameter('hash', `hash: ${parsed.error.issues[0].message}`);
     const tx = await getTransaction(parsed.data, { chain: chain.name, include: 'internal_transactions' }, true);
-    // The source's own labels (hosted: entity names), then the person's saved labels over them.
-    const labels: SavedLabels = {};
+    // The devnets' public labels (alice, the pool: every party, call and transfer), the source's own labels
+    // (hosted: entity names) over them, then the person's saved labels over those.
+    const labels: SavedLabels = chain.devnet ? devnetLabels(chain.id) : {};
     if (tx.from_address_label) labels[tx.from_address.toLowerCase()] = tx.from_address_label;
     if (tx.to_address && tx.to_address_label) labels[tx.to_address.toLowerCase()] = tx.to_address_label;
     Object.assign(labels, await savedLabels());

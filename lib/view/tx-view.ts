@@ -125,11 +125,20 @@ function partyOf(which: 'from' | 'to', f: PartyFields, names: Names): Party {
   return { address, label: null, labelSource: null, logo: null, special };
 }
 
-/** Parties named on a transfer are often bare; the transaction's own from/to carry the labels. */
+/**
+ * Parties named on a transfer are often bare; the transaction's own from/to carry the labels, and else a
+ * transfer of it that names the same address (a token's recipient: the devnets' public labels, alice).
+ */
 function enrich(p: Party, tx: WireTransaction, names: Names): Party {
   if (p.label || !p.address) return p;
   if (sameAddress(p.address, tx.to_address)) return { ...partyOf('to', tx, names), special: p.special };
   if (sameAddress(p.address, tx.from_address)) return { ...partyOf('from', tx, names), special: p.special };
+  for (const t of [...(tx.native_transfers ?? []), ...(tx.erc20_transfer ?? []), ...(tx.nft_transfers ?? [])] as PartyFields[]) {
+    for (const which of ['to', 'from'] as const) {
+      const named = partyOf(which, t, names);
+      if (named.label && sameAddress(named.address, p.address)) return { ...named, special: p.special };
+    }
+  }
   return p;
 }
 

@@ -3,6 +3,9 @@
 // first person after a deploy or `npm run dev` does not wait for it. The paths touch no source: invalid
 // inputs make each page and operation load, validate and answer 400/404 without reading a chain.
 import { createServer } from 'node:http';
+import { WARM_UP_FLAG } from '../../lib/warm-up-flag.mjs';
+
+export { WARM_UP_FLAG };
 
 export const WARM_UP_PATHS = [
   // Pages, and what every page kind loads on its error path.
@@ -39,6 +42,19 @@ export const WARM_UP_PATHS = [
 ];
 
 const PER_REQUEST_MS = 60_000;
+
+/**
+ * Requests carrying the development warm-up's flag (lib/warm-up-flag.mjs), which `next dev` leaves out of
+ * its request log (next.config.mjs, logging.incomingRequests.ignore): their 400s, 404s and 405s are by
+ * design (bad input on purpose) and read like failures to someone watching the terminal. scripts/dev.mjs
+ * prints one summary line instead.
+ */
+export const WARM_UP_LOG_IGNORE = new RegExp(`[?&]${WARM_UP_FLAG}(?:[=&]|$)`);
+
+/** `path` with the warm-up flag added to its query. */
+export function flagged(path) {
+  return `${path}${path.includes('?') ? '&' : '?'}${WARM_UP_FLAG}`;
+}
 
 /** Requests each path from `origin` in turn; returns how long it took. Failures are reported, never thrown. */
 export async function warmPaths(origin, paths = WARM_UP_PATHS, log = () => undefined) {

@@ -3,6 +3,7 @@ import { SaveWalletButton } from '@/components/auth/save-wallet-button';
 import { WalletHeading } from '@/components/wallet/wallet-heading';
 import { ADDRESS_RE } from '@/lib/format';
 import { PageShell } from '@/components/layout/page-shell';
+import { publicWalletLabel } from '@/lib/server/page';
 
 /**
  * Frame shared by a wallet's history and NFT pages: it stays mounted when switching tabs. An invalid
@@ -11,11 +12,12 @@ import { PageShell } from '@/components/layout/page-shell';
 export default async function WalletLayout({ children, params }: { children: React.ReactNode; params: Promise<{ address: string }> }) {
   const { address } = await params;
   const valid = ADDRESS_RE.test(address) ? getAddress(address.toLowerCase()) : null;
+  const label = valid ? await publicWalletLabel(valid) : null;
   return (
     <PageShell>
       {valid && (
         <>
-          <WalletHeading address={valid} />
+          <WalletHeading address={valid} label={label} />
           <div className="mt-3">
             <SaveWalletButton address={valid} />
           </div>

@@ -14,6 +14,7 @@ import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
 import { badParameter } from '@/lib/errors';
 import { isSpamTransaction } from '@/lib/spam';
+import { devnetLabel } from '@/lib/devnet/scenario-labels';
 
 /**
  * Wallet history from Lantern's own index of an EVM node. A page is: make sure the wallet's activity
@@ -111,6 +112,14 @@ async function lastBlockAtOrBefore(chainId: number, date: Date, head: number): P
 // Addresses lowercase, as the hosted API sends them.
 const checksum = (a: string | null) => (a ? a.toLowerCase() : null);
 const unlabelled = { from_address_entity: null, from_address_entity_logo: null, from_address_label: null, to_address_entity: null, to_address_entity_logo: null, to_address_label: null };
+/** A move's parties, named by the devnets' public labels (alice, the pool) where the chain is a devnet; else bare. */
+const parties = (chainId: number, from: string | null, to: string | null) => ({
+  ...unlabelled,
+  from_address: checksum(from),
+  from_address_label: devnetLabel(chainId, from),
+  to_address: checksum(to),
+  to_address_label: devnetLabel(chainId, to),
+});
 
 function direction(wallet: string, from: string, to: string | null): 'send' | 'receive' | null {
   if (from === wallet) return 'send';
@@ -130,10 +139,11 @@ async function render(chain: Chain, wallet: string, txs: TxFacts[], query: Histo
     : undefined;
   const native = chain.nativeCurrency;
   const labels = await methodLabels(chain.id, txs);
-  return txs.map((t) => renderTx(t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
+  return txs.map((t) => renderTx(chain.id, t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
 }
 
 function renderTx(
+  chainId: number,
   t: TxFacts,
   wallet: string,
   native: { symbol: string; decimals: number },
@@ -149,9 +159,7 @@ function renderTx(
   const nativeTransfers: WalletTransaction['native_transfers'] = [];
   const addNative = (from: string, to: string | null, value: string, internal: boolean) => {
     nativeTransfers.push({
-      ...unlabelled,
-      from_address: checksum(from),
-      to_address: checksum(to),
+      ...parties(chainId, from, to),
       value,
       value_formatted: formatUnits(BigInt(value), native.decimals),
       direction: direction(wallet, from, to),
@@ -180,9 +188,7 @@ function renderTx(
       block_timestamp: timestamp,
       block_number: String(t.blockNumber),
       block_hash: t.blockHash,
-      ...unlabelled,
-      from_address: checksum(m.from),
-      to_address: checksum(m.to),
+      ...parties(chainId, m.from, m.to),
       value: m.value,
       value_formatted: decimals === null ? null : formatUnits(BigInt(m.value), decimals),
       transaction_index: t.txIndex,
@@ -206,9 +212,7 @@ function renderTx(
     return {
       token_address: checksum(m.token)!,
       token_id: m.tokenId,
-      ...unlabelled,
-      from_address: checksum(m.from),
-      to_address: checksum(m.to),
+      ...parties(chainId, m.from, m.to),
       value: t.value,
       amount: m.amount,
       contract_type: m.standard === 'erc721' ? 'ERC721' : 'ERC1155',
@@ -243,9 +247,8 @@ function renderTx(
     hash: t.hash,
     nonce: t.nonce,
     transaction_index: String(t.txIndex),
-    ...unlabelled,
+    ...parties(chainId, t.from, t.to),
     from_address: checksum(t.from)!,
-    to_address: checksum(t.to),
     value: t.value,
     gas: t.gas,
     gas_price: t.gasPrice,

@@ -30,6 +30,12 @@ import { tokenFactsMany } from './tokens';
 const SPAN = 20_000;
 const STALE_SECONDS = 60;
 const INLINE_CATCH_UP_BLOCKS = 5_000;
+/**
+ * A never-seen wallet's first answer waits this long for its indexing job: a small chain is indexed well
+ * within it, so the person sees the NFTs at once rather than an empty SYNCING page; a long one answers
+ * SYNCING with what is known by then, and the page follows.
+ */
+const FIRST_ANSWER_WAIT_MS = 1_000;
 
 const jobs = new Map<string, Promise<void>>();
 
@@ -54,7 +60,8 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
     after = { token, id, page: page as number };
   }
 
-  const status = await ensureNftSync(chain.id, owner);
+  let status = await ensureNftSync(chain.id, owner);
+  if (status === 'SYNCING' && (await jobDone(`${chain.id}:${owner}`, FIRST_ANSWER_WAIT_MS))) status = await ensureNftSync(chain.id, owner);
   // Off-chain metadata that is due (never fetched, or a failure whose retry time passed) is fetched
   // in the background; this answer shows what is known now.
   if (status === 'SYNCED') scheduleMetadataFetch(chain.id, owner);
@@ -147,6 +154,22 @@ export async function nodeNftCounts(chain: Chain, address: string, waitMs: numbe
     [chain.id, owner],
   );
   return { nfts: Number(rows[0]!.nfts), collections: Number(rows[0]!.collections) };
+}
+
+/** Whether this instance's job for `key` (if it runs one) ends within `ms`; false when it runs elsewhere or longer. */
+async function jobDone(key: string, ms: number): Promise<boolean> {
+  const job = jobs.get(key);
+  if (!job) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = await Promise.race([
+    job.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((r) => (timer = setTimeout(() => r(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return done;
 }
 
 /** Starts, resumes or catches up the owner's indexing job; answers the status to report. */

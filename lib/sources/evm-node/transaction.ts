@@ -8,6 +8,7 @@ import { decodeTransaction } from './decode';
 import type { RawLog } from './logs';
 import { headBlock, reorgDepth, rpc } from './rpc';
 import { blockTimestamp, txFactsMany } from './tx-facts';
+import { devnetLabel } from '@/lib/devnet/scenario-labels';
 
 /**
  * One transaction in the hosted API's transaction shape, read from the node: eth_getTransactionByHash,
@@ -60,9 +61,9 @@ export async function nodeTransaction(hash: string, chain: Chain, opts: { verbos
     nonce: dec(tx.nonce),
     transaction_index: dec(tx.transactionIndex),
     from_address: tx.from.toLowerCase(),
-    from_address_label: null,
+    from_address_label: devnetLabel(chain.id, tx.from),
     to_address: tx.to ? tx.to.toLowerCase() : null,
-    to_address_label: null,
+    to_address_label: devnetLabel(chain.id, tx.to),
     value: dec(tx.value),
     gas: dec(tx.gas),
     gas_price: dec(receipt.effectiveGasPrice ?? tx.gasPrice),

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { createChain, PRUNED_BELOW } from '@/devnet/ledger/chain.mjs';
+import { BIG_BLOCK, createChain, EPILOGUE_FROM, HUGE_BLOCK, PRUNED_BELOW } from '@/devnet/ledger/chain.mjs';
 import { SHOWCASE_SECOND_CHAIN, SHOWCASE_WALLETS, showcaseVersions } from '@/lib/devnet/showcase';
 import { SECOND_ACCOUNTS, secondSigners } from '@/devnet/evm/second.mjs';
 
@@ -63,5 +63,10 @@ describe('the devnet home showcase', () => {
     expect(chain.lastVersionOf(5500) - byLabel['Block 5500']! + 1).toBe(10000);
     expect(byLabel.Pruned).toBeLessThan(chain.firstVersionOf(PRUNED_BELOW));
     expect(byLabel.Head).toBe(chain.headVersion);
+    expect(chain.heightOf(byLabel['Block 3000']!)).toBe(EPILOGUE_FROM);
+    expect(byLabel['Block 3000']).toBe(chain.firstVersionOf(EPILOGUE_FROM));
+    expect(byLabel['Block 5500']).toBe(chain.firstVersionOf(HUGE_BLOCK));
+    expect(byLabel['Block 4200']).toBe(chain.firstVersionOf(BIG_BLOCK));
+    expect(byLabel.Pruned).toBe(chain.firstVersionOf(PRUNED_BELOW) - 1);
   });
 });

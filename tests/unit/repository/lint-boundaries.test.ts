@@ -46,8 +46,15 @@ describe('layer boundaries', () => {
     ['view logic importing the source interfaces', 'lib/view/x.ts', "import type { SourceKind } from '@/lib/sources/types';\nexport const a: SourceKind | null = null;\n"],
     ['a root lib module importing the picker by path', 'lib/x.ts', "import { sources } from './sources';\nexport const a = sources;\n"],
     ['the live hub importing the source picker', 'lib/live/x.ts', "import { sources } from '@/lib/sources';\nexport const a = sources;\n"],
+    ['lib importing the devnet tooling', 'lib/devnet/x.ts', "import { createChain } from '@/devnet/ledger/chain.mjs';\nexport const a = createChain;\n"],
+    ['a component importing the devnet tooling by path', 'components/home/x.tsx', "import { SECOND_ACCOUNTS } from '../../devnet/evm/second.mjs';\nexport const a = SECOND_ACCOUNTS;\n"],
+    ['a page importing the devnet tooling', 'app/x/page.tsx', "import { startDevnets } from '@/devnet/evm/index.mjs';\nexport const a = startDevnets;\n"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
+  });
+
+  it('lets app code use the devnets’ data in lib/devnet/', async () => {
+    expect(await broken('lib/server/x.ts', "import { devnetLabel } from '@/lib/devnet/scenario-labels';\nimport { showcaseVersions } from '../devnet/showcase';\nexport const a = [devnetLabel, showcaseVersions];\n")).toEqual([]);
   });
 
   it('lets a source use its own files and the shared modules, and an operation the picker', async () => {

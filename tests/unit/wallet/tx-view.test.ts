@@ -56,6 +56,17 @@ describe('describeTransaction', () => {
     expect(v.feePaidByWallet).toBe(false);
   });
 
+  it('a token send names its recipient by the label its transfer carries (a devnet’s public label), not by the token’s', () => {
+    const v = describeTransaction(
+      wire({ to_address: lnt, to_address_label: 'LNT token', erc20_transfers: [erc20(alice, bob, '1000000000000000000', lnt, 'LNT', '18', { to_address_label: 'bob', from_address_label: 'alice' })] }),
+      alice,
+      chain,
+    );
+    expect(v.counterparty).toMatchObject({ address: bob, label: 'bob', labelSource: 'source' });
+    // A person's own saved label still comes first.
+    expect(describeTransaction(wire({ to_address: lnt, erc20_transfers: [erc20(alice, bob, '1', lnt, 'LNT', '18', { to_address_label: 'bob' })] }), alice, chain, { [bob]: 'Bobby' }).counterparty).toMatchObject({ label: 'Bobby', labelSource: 'saved' });
+  });
+
   it('a token send names the token recipient, not the token contract', () => {
     const v = describeTransaction(wire({ to_address: lnt, erc20_transfers: [erc20(alice, bob, '50000000000000000000', lnt, 'LNT', '18')] }), alice, chain);
     expect(v.direction).toBe('out');

@@ -1,0 +1,1 @@
+export const WARM_UP_FLAG: 'lantern-warm-up';
