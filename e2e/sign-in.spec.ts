@@ -138,6 +138,8 @@ async function rpc<T>(method: string, params: unknown[]): Promise<T> {
 }
 
 test('Save wallet on a wallet page: the label then names that counterparty on another wallet’s history rows', async ({ page }) => {
+  // Sign in, two wallet pages, a save and a sign out, through both servers in the hosted project.
+  test.setTimeout(90_000);
   // Dave, a small wallet of the seeded devnet; his counterparty in a plain ETH transfer, as the node says.
   const dave = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
   await installTestWallet(page);
