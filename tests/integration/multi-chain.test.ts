@@ -12,7 +12,7 @@ import { ACCOUNTS, MNEMONIC } from '../../devnet/evm/index.mjs';
 import { oracle, rpcClient, type OracleTx, type Rpc } from '../support/foreign-chain';
 import { startHostedStub, type HostedStub } from '../support/hosted-stub';
 import { startLantern, type LanternInstance } from '../support/lantern';
-import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { NODE_KINDS, startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { toFunctionSelector } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 
@@ -343,3 +343,35 @@ async function ownedOnChain(r: Rpc, wallet: string): Promise<string[]> {
   }
   return out.sort();
 }
+
+describe('each chain’s node is probed on its own: a range-limited trace-only node for devnet, an ots_ node for devnet2', () => {
+  let limited: RpcProxy;
+  let kinds: LanternInstance;
+  beforeAll(async () => {
+    // devnet behind a provider-like proxy: no ots_ (trace_filter instead) and eth_getLogs refused over 40 blocks.
+    limited = await startRpcProxy(inject('evmRpcUrl'));
+    limited.refuseMethods = NODE_KINDS.traceOnly;
+    limited.logLimits = { maxBlocks: 40, maxResults: 10_000, style: 'infura' };
+    kinds = await startLantern({ EVM_RPC_URLS: `devnet=${limited.url},devnet2=${inject('evm2RpcUrl')}` });
+  }, 180_000);
+  afterAll(async () => {
+    await kinds?.stop();
+    await limited?.stop();
+  });
+
+  it('each chain’s history is complete by its own node’s means, and health names those means per chain', async () => {
+    for (const [chain, wallet] of [['devnet', alice], ['devnet', dave], ['devnet2', alice], ['devnet2', nadia]] as const) {
+      const got = await allHistory(kinds.url, wallet, chain);
+      expect(got.map((t) => t.hash), `${chain} ${wallet}`).toEqual(expectedHistory(chain, wallet).map((t) => t.hash));
+    }
+    // devnet's node was read as its kind allows: trace_filter, log windows within the limit; devnet2's kept ots_.
+    expect(limited.calls.filter((c) => c.method.startsWith('ots_')).map((c) => c.method)).toEqual(['ots_getApiLevel']);
+    expect(limited.calls.some((c) => c.method === 'trace_filter')).toBe(true);
+    expect(limited.logRefusals.range).toBeGreaterThan(0);
+    const h = (await get(kinds.url, '/api/health')).body;
+    expect(h.evm_history.devnet.complete).toBe(true);
+    expect(h.evm_history.devnet.found_with).toContain('trace_filter');
+    expect(h.evm_history.devnet2.complete).toBe(true);
+    expect(h.evm_history.devnet2.found_with).not.toContain('trace_filter');
+  }, 300_000);
+});
