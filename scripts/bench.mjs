@@ -65,6 +65,14 @@ try {
   console.log('\n== benchHistoryScale');
   results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale();
 
+  // What a wallet holds: its own anvil and server (a wallet of 500 ERC-20s, beside the node's floor).
+  console.log('\n== benchHoldings');
+  {
+    const { benchHoldings, printHoldingsFigures } = await import('../bench/holdings.mjs');
+    results.benchHoldings = await benchHoldings();
+    printHoldingsFigures(results.benchHoldings);
+  }
+
   console.log('\n== load and overhead (autocannon, loopback)');
   // Load: warm each URL once, then hammer it.
   const nft = `${a.url}/api/v2.2/${bob}/nft?chain=devnet`;

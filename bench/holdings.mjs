@@ -1,0 +1,223 @@
+// What a wallet holds (issue 21): a never-seen wallet holding 500 ERC-20s, on its own anvil. Lantern's
+// cold answer to GET /api/v2.2/wallets/{address}/tokens beside the node's own floor for the same
+// question, measured in the same run: one Multicall3 aggregate3 eth_call of the 500 balanceOf (Multicall3's
+// code placed by a state override, as Lantern does on a chain without it) plus one eth_getLogs of the
+// Transfer logs naming the wallet. Then warm answers (p50), and the eth_call's Lantern made, counted by a
+// JSON-RPC relay between it and the node (batches counted per request inside). The answer is checked
+// complete: 500 tokens, each balance what was minted.
+//
+//   benchHoldings()   from scripts/bench.mjs
+//   node bench/holdings.mjs   (after `npm run build`)
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import {
+  createClient,
+  custom,
+  decodeAbiParameters,
+  decodeFunctionResult,
+  deploylessCallViaBytecodeBytecode,
+  encodeDeployData,
+  encodeFunctionData,
+  erc20Abi,
+  getContractAddress,
+  keccak256,
+  multicall3Abi,
+  pad,
+  toHex,
+} from 'viem';
+import { multicall as viemMulticall } from 'viem/actions';
+import { spawnAnvil } from '../devnet/evm/anvil.mjs';
+import { freePort, startServer } from './server.mjs';
+
+const TOKENS = 500;
+const PER_BLOCK = 100;
+const WARM = 30;
+const FLOOR_ROUNDS = 5;
+const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
+const TARGETS = { coldTimesFloor: 3, warmP50Ms: 20 };
+
+const round1 = (x) => Math.round(x * 10) / 10;
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+function rpcClient(url) {
+  let id = 1;
+  const post = async (body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  return {
+    async call(method, params = []) {
+      const r = await post({ jsonrpc: '2.0', id: id++, method, params });
+      if (r.error) throw new Error(`${method}: ${r.error.message}`);
+      return r.result;
+    },
+    async batch(calls) {
+      const out = await post(calls.map(([method, params]) => ({ jsonrpc: '2.0', id: id++, method, params })));
+      for (const r of out) if (r.error) throw new Error(`batch: ${r.error.message}`);
+      return out.map((r) => r.result);
+    },
+  };
+}
+
+/** A JSON-RPC relay that counts the methods passing through it (each request of a batch on its own). */
+async function countingRelay(target, port) {
+  const methods = new Map();
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = Buffer.concat(chunks);
+    try {
+      const j = JSON.parse(body.toString('utf8'));
+      for (const r of Array.isArray(j) ? j : [j]) methods.set(r.method, (methods.get(r.method) ?? 0) + 1);
+    } catch {
+      // forwarded as is
+    }
+    const up = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    res.writeHead(up.status, { 'content-type': 'application/json' });
+    res.end(Buffer.from(await up.arrayBuffer()));
+  });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  const snapshot = () => Object.fromEntries(methods);
+  const since = (before) => Object.fromEntries([...methods].map(([m, n]) => [m, n - (before[m] ?? 0)]).filter(([, n]) => n > 0));
+  return { url: `http://127.0.0.1:${port}`, snapshot, since, stop: () => new Promise((r) => server.close(r)) };
+}
+
+/** 500 tokens deployed and each minted to `wallet` (a real Transfer log naming it), PER_BLOCK transactions a block. */
+async function seed(rpc, deployer, wallet) {
+  const token = JSON.parse(readFileSync(new URL('../devnet/evm/artifacts/Token.json', import.meta.url), 'utf8'));
+  const nonce0 = Number(await rpc.call('eth_getTransactionCount', [deployer, 'pending']));
+  const tokens = [];
+  const specs = [];
+  for (let i = 0; i < TOKENS; i++) {
+    const address = getContractAddress({ from: deployer, nonce: BigInt(nonce0 + i) }).toLowerCase();
+    // A different amount per token, so a balance read from the wrong token would not match.
+    tokens.push({ address, balance: 10n ** 18n * BigInt(i + 1) + BigInt(i) });
+    specs.push({ data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Bench Token ${i}`, `BT${i}`, 18] }), gas: '0x2dc6c0' });
+  }
+  for (const t of tokens) specs.push({ to: t.address, data: encodeFunctionData({ abi: token.abi, functionName: 'mint', args: [wallet, t.balance] }), gas: '0x30d40' });
+  const t0 = performance.now();
+  await rpc.call('evm_setAutomine', [false]);
+  for (let i = 0; i < specs.length; i += PER_BLOCK) {
+    await rpc.batch(specs.slice(i, i + PER_BLOCK).map((s, k) => ['eth_sendTransaction', [{ from: deployer, nonce: toHex(nonce0 + i + k), ...s }]]));
+    await rpc.call('evm_mine', []);
+  }
+  await rpc.call('evm_setAutomine', [true]);
+  const pending = await rpc.call('txpool_status');
+  if (Number(pending.pending) !== 0) throw new Error(`setup left ${Number(pending.pending)} transactions unmined`);
+  return { tokens, setupMs: Math.round(performance.now() - t0) };
+}
+
+/** Multicall3's runtime code, from the creation code viem sends in a deployless multicall (as lib/sources/evm-node/multicall.ts). */
+async function multicall3RuntimeCode() {
+  let sent;
+  const offline = createClient({
+    transport: custom({ async request({ method, params }) { if (method === 'eth_call') sent = params[0].data; throw new Error('offline'); } }, { retryCount: 0 }),
+  });
+  await viemMulticall(offline, { contracts: [{ address: MULTICALL3, abi: erc20Abi, functionName: 'totalSupply' }], deployless: true, allowFailure: true });
+  const [creation] = decodeAbiParameters([{ type: 'bytes' }, { type: 'bytes' }], `0x${sent.slice(deploylessCallViaBytecodeBytecode.length)}`);
+  const m = /^0x(?:[0-9a-f]{2})*?61([0-9a-f]{4})8061([0-9a-f]{4})6000396000f3/i.exec(creation);
+  const [length, offset] = [Number.parseInt(m[1], 16), Number.parseInt(m[2], 16)];
+  return `0x${creation.slice(2 + offset * 2, 2 + (offset + length) * 2)}`;
+}
+
+/** The node's floor: one aggregate3 eth_call of the 500 balanceOf at the head, plus one eth_getLogs of the wallet's incoming Transfers. */
+async function floorOnce(rpc, wallet, tokens, code) {
+  const data = encodeFunctionData({
+    abi: multicall3Abi,
+    functionName: 'aggregate3',
+    args: [tokens.map((t) => ({ target: t.address, allowFailure: true, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }) }))],
+  });
+  const transfer = keccak256(toHex('Transfer(address,address,uint256)'));
+  const t0 = performance.now();
+  const head = await rpc.call('eth_blockNumber');
+  const [answer, logs] = await Promise.all([
+    rpc.call('eth_call', [{ to: MULTICALL3, data, gas: '0x3b9aca00' }, head, { [MULTICALL3]: { code } }]),
+    rpc.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: head, topics: [transfer, null, pad(wallet, { size: 32 })] }]),
+  ]);
+  const ms = performance.now() - t0;
+  const results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: answer });
+  if (results.length !== tokens.length || !results.every((r) => r.success)) throw new Error('the floor multicall did not read every balance');
+  if (logs.length !== tokens.length) throw new Error(`the floor log query found ${logs.length} Transfer logs, not ${tokens.length}`);
+  return ms;
+}
+
+async function timed(url) {
+  const t0 = performance.now();
+  const res = await fetch(url);
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return { ms: performance.now() - t0, body };
+}
+
+export async function benchHoldings({ log = console.log } = {}) {
+  const anvil = await spawnAnvil({ port: await freePort(), args: ['--accounts', '3', '--gas-limit', '1000000000'] });
+  const rpc = rpcClient(anvil.url);
+  const relay = await countingRelay(anvil.url, await freePort());
+  let server;
+  try {
+    const [deployer, wallet, other] = (await rpc.call('eth_accounts')).map((a) => a.toLowerCase());
+    const { tokens, setupMs } = await seed(rpc, deployer, wallet);
+    log(`setup: ${TOKENS} ERC-20s deployed and minted to the wallet in ${setupMs} ms`);
+    const code = await multicall3RuntimeCode();
+
+    server = await startServer(await freePort(), { EVM_RPC_URL: relay.url, DEFAULT_CHAIN: 'devnet' });
+    for (let i = 0; i < 1200 && (await fetch(`${server.url}/api/health?ready`).then((r) => r.status, () => 0)) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    const tokensUrl = (w, q = '') => `${server.url}/api/v2.2/wallets/${w}/tokens?chain=devnet&limit=100${q}`;
+    // The server has answered one tokens request for another wallet: its start-up and first contact with the node are not measured.
+    await timed(tokensUrl(other));
+
+    const floors = [];
+    for (let i = 0; i < FLOOR_ROUNDS; i++) floors.push(await floorOnce(rpc, wallet, tokens, code));
+    const floorMs = pct(floors, 50);
+
+    const before = relay.snapshot();
+    const cold = await timed(tokensUrl(wallet));
+    const coldCalls = relay.since(before);
+
+    // Complete: every page of the answer (one block, by cursor), 500 tokens with the balances minted.
+    const rows = [...cold.body.result];
+    for (let p = cold.body; p.cursor; ) {
+      p = (await timed(tokensUrl(wallet, `&cursor=${encodeURIComponent(p.cursor)}`))).body;
+      rows.push(...p.result);
+    }
+    const held = new Map(rows.filter((r) => !r.native_token).map((r) => [r.token_address.toLowerCase(), r.balance]));
+    const wrong = tokens.filter((t) => held.get(t.address) !== t.balance.toString());
+    if (held.size !== TOKENS || wrong.length > 0) throw new Error(`the answer is not complete: ${held.size} tokens, ${wrong.length} of ${TOKENS} missing or wrong`);
+
+    const warm = [];
+    const warmBefore = relay.snapshot();
+    for (let i = 0; i < WARM; i++) warm.push((await timed(tokensUrl(wallet))).ms);
+    const warmCalls = relay.since(warmBefore);
+
+    return {
+      tokens: TOKENS,
+      setupMs,
+      complete: true,
+      floorMs: round1(floorMs),
+      coldMs: round1(cold.ms),
+      coldTimesFloor: round1(cold.ms / floorMs),
+      coldEthCalls: coldCalls.eth_call ?? 0,
+      coldRpcCalls: coldCalls,
+      warmP50Ms: round1(pct(warm, 50)),
+      warmP95Ms: round1(pct(warm, 95)),
+      warmEthCallsPerRequest: round1((warmCalls.eth_call ?? 0) / WARM),
+      targets: TARGETS,
+    };
+  } finally {
+    await server?.stop();
+    await relay.stop();
+    await anvil.stop();
+  }
+}
+
+export function printHoldingsFigures(r) {
+  const ok = (b) => (b ? 'ok' : 'OVER');
+  console.log(`holdings: never-seen wallet of ${r.tokens} ERC-20s, first tokens answer ${r.coldMs} ms; node floor (one aggregate3 of ${r.tokens} balanceOf + one eth_getLogs) ${r.floorMs} ms: ${r.coldTimesFloor}x  (target <= ${r.targets.coldTimesFloor}x: ${ok(r.coldTimesFloor <= r.targets.coldTimesFloor)})`);
+  console.log(`  RPC calls of that answer: ${r.coldEthCalls} eth_call; all: ${JSON.stringify(r.coldRpcCalls)}; answer complete (${r.tokens} tokens, balances as minted): ${r.complete}`);
+  console.log(`holdings: warm answer p50 ${r.warmP50Ms} ms, p95 ${r.warmP95Ms} ms, ${r.warmEthCallsPerRequest} eth_call per request  (target p50 <= ${r.targets.warmP50Ms} ms: ${ok(r.warmP50Ms <= r.targets.warmP50Ms)})`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  printHoldingsFigures(await benchHoldings());
+}
