@@ -130,11 +130,25 @@ const FACT_CALLS: Hex[] = [
 async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]): Promise<Map<string, TokenFacts>> {
   const outcomes = await multicall(chainOrCustom(chainId), tokens.flatMap(([address]) => FACT_CALLS.map((callData) => ({ target: address as Hex, callData }))), 'latest');
   const answers = tokens.map((_, i) => outcomes.slice(i * FACT_CALLS.length, (i + 1) * FACT_CALLS.length).map((o) => (o.ok ? o.data : null)));
-  const facts = await Promise.all(tokens.map(([address, hint], i) => keepFacts(chainId, address, hint, answers[i]! as [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null])));
+  const facts = await Promise.all(tokens.map(([address, hint], i) => factsOf(chainId, address, hint, answers[i]! as [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null])));
+  await keepFacts(chainId, facts);
   return new Map(facts.map((f) => [f.address, f]));
 }
 
-async function keepFacts(chainId: number, address: string, hint: TokenKind, [name, symbol, decimals, is721, is1155]: [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null]): Promise<TokenFacts> {
+/** Kept in one statement: a wallet of hundreds of never-seen tokens is one round trip, not one per token. */
+async function keepFacts(chainId: number, facts: TokenFacts[]): Promise<void> {
+  if (facts.length === 0) return;
+  const d = await db();
+  await d.query(
+    `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam)
+     SELECT $1::integer, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::boolean[])
+     ON CONFLICT (chain_id, address) DO NOTHING`,
+    [chainId, facts.map((f) => f.address), facts.map((f) => f.kind), facts.map((f) => f.name), facts.map((f) => f.symbol), facts.map((f) => f.decimals), facts.map((f) => f.possibleSpam)],
+  );
+  for (const f of facts) memory.set(memKey(chainId, f.address), f);
+}
+
+async function factsOf(chainId: number, address: string, hint: TokenKind, [name, symbol, decimals, is721, is1155]: [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null]): Promise<TokenFacts> {
   let kind: TokenKind = hint;
   if (decodeBool(is721)) kind = 'erc721';
   else if (decodeBool(is1155)) kind = 'erc1155';
@@ -148,13 +162,6 @@ async function keepFacts(chainId: number, address: string, hint: TokenKind, [nam
     possibleSpam: false,
   };
   facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(chainId, address));
-  const d = await db();
-  await d.query(
-    `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam) VALUES ($1,$2,$3,$4,$5,$6,$7)
-     ON CONFLICT (chain_id, address) DO NOTHING`,
-    [chainId, address, facts.kind, facts.name, facts.symbol, facts.decimals, facts.possibleSpam],
-  );
-  memory.set(memKey(chainId, address), facts);
   return facts;
 }
 
