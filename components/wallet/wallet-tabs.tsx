@@ -3,14 +3,15 @@
 import Link, { useLinkStatus } from 'next/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 
-/** History / Tokens / NFTs / Approvals, keeping the chosen chain when switching between them. */
+/** History / Activity / Tokens / NFTs / Approvals, keeping the chosen chain when switching between them. */
 export function WalletTabs({ address }: { address: string }) {
   const pathname = usePathname();
   const chain = useSearchParams().get('chain');
   const qs = chain ? `?chain=${encodeURIComponent(chain)}` : '';
-  const sub = ['/tokens', '/nfts', '/approvals'].find((s) => pathname.endsWith(s)) ?? '';
+  const sub = ['/activity', '/tokens', '/nfts', '/approvals'].find((s) => pathname.endsWith(s)) ?? '';
   const tabs = [
     { href: `/wallet/${address}`, label: 'History', active: sub === '' },
+    { href: `/wallet/${address}/activity`, label: 'Activity', active: sub === '/activity' },
     { href: `/wallet/${address}/tokens`, label: 'Tokens', active: sub === '/tokens' },
     { href: `/wallet/${address}/nfts`, label: 'NFTs', active: sub === '/nfts' },
     { href: `/wallet/${address}/approvals`, label: 'Approvals', active: sub === '/approvals' },
