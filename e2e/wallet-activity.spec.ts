@@ -14,13 +14,16 @@ const alice = (): { checksumAddress: string } => JSON.parse(readFileSync(SCENARI
 
 test.describe.configure({ timeout: 120_000 });
 
+// Server A's published API wants a key (scripts/e2e-server.mjs E2E_API_KEY); B's is open and ignores it.
+const API_KEY = 'e2e-api-key-0123456789abcdef';
+
 /** Transactions per UTC month (`YYYY-MM`) as the published API lists them, every page read. */
 async function apiMonthCounts(request: APIRequestContext, address: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   let cursor = '';
   let pages = 0;
   do {
-    const res = await request.get(`/api/v2.2/wallets/${address}/history?chain=devnet&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await request.get(`/api/v2.2/wallets/${address}/history?chain=devnet&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': API_KEY } });
     expect(res.status()).toBe(200);
     const body = (await res.json()) as { cursor: string; result: { block_timestamp: string }[] };
     for (const tx of body.result) {
