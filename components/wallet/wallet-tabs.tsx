@@ -17,13 +17,13 @@ export function WalletTabs({ address }: { address: string }) {
     { href: `/wallet/${address}/approvals`, label: 'Approvals', active: sub === '/approvals' },
   ];
   return (
-    <nav aria-label="Wallet views" className="mt-4 flex gap-1 border-b border-line">
+    <nav aria-label="Wallet views" className="mt-4 flex gap-0 border-b border-line sm:gap-1">
       {tabs.map((t) => (
         <Link
           key={t.label}
           href={`${t.href}${qs}`}
           aria-current={t.active ? 'page' : undefined}
-          className={`-mb-px border-b-2 px-3 py-2 text-sm no-underline hover:no-underline ${t.active ? 'border-accent font-semibold text-ink' : 'border-transparent text-ink-muted hover:text-ink'}`}
+          className={`-mb-px border-b-2 px-2 py-2 text-sm sm:px-3 no-underline hover:no-underline ${t.active ? 'border-accent font-semibold text-ink' : 'border-transparent text-ink-muted hover:text-ink'}`}
         >
           {t.label}
           <Pending />
