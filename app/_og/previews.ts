@@ -20,9 +20,12 @@ export interface Preview {
 
 const NETWORK_LABEL: Record<LedgerNetworkName, string> = { mainnet: 'Aptos mainnet', testnet: 'Aptos testnet', local: 'local ledger' };
 
-export function walletPreview(raw: string, tab: 'history' | 'nfts' | 'tokens' | 'approvals'): Preview {
+export function walletPreview(raw: string, tab: 'history' | 'nfts' | 'tokens' | 'approvals' | 'activity'): Preview {
   const address = ADDRESS_RE.test(raw) ? getAddress(raw.toLowerCase()) : raw.slice(0, 42);
   const short = truncateMiddle(address);
+  if (tab === 'activity') {
+    return { title: `Activity of ${short}`, description: `Wallet ${address}'s transactions per month and category and its native balance over time, in Lantern.`, kicker: 'EVM wallet · Activity', heading: address, lines: ['Transactions per month, balance over time'] };
+  }
   if (tab === 'tokens' || tab === 'approvals') {
     return tab === 'tokens'
       ? { title: `Tokens of ${short}`, description: `What wallet ${address} holds now: its native coin and every ERC-20, in Lantern.`, kicker: 'EVM wallet · Tokens', heading: address, lines: ['Native coin and ERC-20 balances'] }
