@@ -192,6 +192,19 @@ describe('one server, two chains: each answer is what that chain’s node says',
     expect(await page.text()).toContain('is not served by this Lantern');
   });
 
+  it('every wallet tab answers its redirects as HTTP: a lower-case address to its checksummed URL, a wallet active only on devnet2 to ?chain=devnet2', async () => {
+    for (const tab of ['', '/activity', '/tokens', '/nfts', '/approvals']) {
+      const lower = await fetch(`${node.url}/wallet/${nadia.toLowerCase()}${tab}?spam=true`, { redirect: 'manual' });
+      expect(lower.status, tab).toBe(308);
+      expect(lower.headers.get('location'), tab).toBe(`/wallet/${nadia}${tab}?spam=true`);
+      const opened = await fetch(`${node.url}/wallet/${nadia}${tab}?spam=true`, { redirect: 'manual' });
+      expect(opened.status, tab).toBe(307);
+      expect(opened.headers.get('location'), tab).toBe(`/wallet/${nadia}${tab}?spam=true&chain=devnet2`);
+      // Named chains are kept, the default one included: no redirect.
+      expect((await fetch(`${node.url}/wallet/${nadia}${tab}?chain=devnet`, { redirect: 'manual' })).status, tab).toBe(200);
+    }
+  });
+
   it('the home page lists the sources per chain and links a wallet on each chain', async () => {
     const html = await (await fetch(node.url)).text();
     expect(html).toContain('Local devnet (devnet, 0x7a69)');

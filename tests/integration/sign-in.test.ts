@@ -633,7 +633,7 @@ describe('production start', () => {
     const { stopChild } = await import('../support/lantern');
     // An install of this build in a directory of its own, whose .env.production names the origin.
     const dir = mkdtempSync(path.join(tmpdir(), 'lantern-dotenv-'));
-    for (const f of ['.next', 'node_modules', 'public']) symlinkSync(path.resolve(f), path.join(dir, f));
+    for (const f of ['.next', 'node_modules', 'public', 'scripts', 'lib']) symlinkSync(path.resolve(f), path.join(dir, f));
     for (const f of ['package.json', 'next.config.mjs']) copyFileSync(path.resolve(f), path.join(dir, f));
     writeFileSync(path.join(dir, '.env.production'), 'PUBLIC_URL=http://lantern.test\n');
     const port = await freePort();
