@@ -44,7 +44,7 @@ export function TxNotFoundDetails({ chains, defaultChain }: { chains: { name: st
             {others.map((c, i) => (
               <span key={c.name}>
                 {i > 0 ? ', ' : ''}
-                <Link href={`/tx/${hash}?chain=${encodeURIComponent(c.name)}`} data-testid="tx-other-chain">
+                <Link href={`/tx/${hash}?chain=${encodeURIComponent(c.name)}`} className="underline" data-testid="tx-other-chain">
                   {c.label}
                 </Link>
               </span>
