@@ -29,6 +29,7 @@ import {
 import { multicall as viemMulticall } from 'viem/actions';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { freePort, startServer } from './server.mjs';
+import { rpcClient } from '../devnet/evm/rpc.mjs';
 
 const TOKENS = 500;
 const PER_BLOCK = 100;
@@ -42,23 +43,6 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
-
-function rpcClient(url) {
-  let id = 1;
-  const post = async (body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-  return {
-    async call(method, params = []) {
-      const r = await post({ jsonrpc: '2.0', id: id++, method, params });
-      if (r.error) throw new Error(`${method}: ${r.error.message}`);
-      return r.result;
-    },
-    async batch(calls) {
-      const out = await post(calls.map(([method, params]) => ({ jsonrpc: '2.0', id: id++, method, params })));
-      for (const r of out) if (r.error) throw new Error(`batch: ${r.error.message}`);
-      return out.map((r) => r.result);
-    },
-  };
-}
 
 /** A JSON-RPC relay that counts the methods passing through it (each request of a batch on its own). */
 async function countingRelay(target, port) {
