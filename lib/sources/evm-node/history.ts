@@ -12,7 +12,7 @@ import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
-import { walletLogs, type WalletLog } from './wallet-logs';
+import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
 import { isSpamTransaction } from '@/lib/spam';
 import { devnetLabel } from '@/lib/devnet/scenario-labels';
@@ -119,7 +119,7 @@ async function tokenPage(
 
   // The unfinal tail was read just now (never kept): matched here.
   const tail = new Map<string, Hit>();
-  for (const l of at.tail as WalletLog[]) {
+  for (const l of at.tail) {
     if (!tokens.includes(l.token) || l.block < fromBlock || l.block > to) continue;
     const prev = tail.get(l.tx);
     if (!prev || l.logIndex < prev.index) tail.set(l.tx, { block: l.block, index: l.logIndex, hash: l.tx });
