@@ -94,7 +94,8 @@ export function HistoryBody({
     listRef.current?.scrollIntoView({ block: 'nearest' });
   }
 
-  const rangeSet = v.from_date || v.to_date || v.from_block !== null || v.to_block !== null;
+  // A token filter empties a history as a range does: the empty page offers to clear both.
+  const rangeSet = v.from_date || v.to_date || v.from_block !== null || v.to_block !== null || v.token.length > 0;
   const nextCursor = page?.cursor || null;
 
   return (
@@ -210,10 +211,10 @@ function EmptyHistory({
   }
   if (rangeSet) {
     return (
-      <EmptyState title="No transactions in this range">
-        This wallet has no transactions on {chain.label} between the dates or blocks you chose.{' '}
+      <EmptyState title="No transactions in this view">
+        This wallet has no transactions on {chain.label} in the range or of the tokens you chose.{' '}
         <a href={`${pathname}?chain=${encodeURIComponent(chain.name)}`} className="underline">
-          Clear the range
+          Clear the filters
         </a>
         .
       </EmptyState>

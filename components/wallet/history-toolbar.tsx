@@ -6,6 +6,8 @@ import { useState } from 'react';
 import { historyViewHref, type HistoryUrlView } from '@/lib/view/search-params';
 import { useHistoryUrl } from './history-url';
 
+/** A token address as a chip shows it: what it is in full is in its title and its button's name. */
+const shortToken = (t: string) => (/^0x[0-9a-fA-F]{40}$/.test(t) ? `${t.slice(0, 6)}…${t.slice(-4)}` : t);
 
 /**
  * Filters of the history view. Every control writes the URL (history-url.ts); any change starts again at
@@ -66,6 +68,25 @@ export function HistoryToolbar({
           Download CSV
         </a>
       </div>
+
+      {v.token.length > 0 && (
+        <ul aria-label="Token filters" className="mt-3 flex flex-wrap items-center gap-2 border-t border-line pt-2 text-sm">
+          <li className="text-ink-muted">Only transactions of</li>
+          {v.token.map((t) => (
+            <li key={t} data-token-filter={t.toLowerCase()} className="inline-flex items-center gap-1 rounded-full border border-line px-2 py-0.5 font-mono text-xs">
+              <span title={t}>{shortToken(t)}</span>
+              <button
+                type="button"
+                aria-label={`Remove the token filter ${t}`}
+                className="rounded-full px-1 text-ink-muted hover:text-ink"
+                onClick={() => void setV({ token: v.token.filter((x) => x !== t), ...reset })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
 
       <details className="group mt-3 border-t border-line pt-2" open={rangeActive}>
         <summary className="cursor-pointer py-1 text-sm text-ink-muted hover:text-ink">

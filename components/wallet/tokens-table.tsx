@@ -9,7 +9,20 @@ import { serializeTokensParams } from '@/lib/server/view-params';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 
 /** What the wallet holds now (streamed in behind a skeleton): the native coin first, then each ERC-20. */
-export async function TokensTable({ tokens, address, view, chainLabel }: { tokens: Promise<TokensData | { error: ErrorInfo }>; address: string; view: TokensView; chainLabel: string }) {
+export async function TokensTable({
+  tokens,
+  address,
+  view,
+  chainLabel,
+  historyChain,
+}: {
+  tokens: Promise<TokensData | { error: ErrorInfo }>;
+  address: string;
+  view: TokensView;
+  chainLabel: string;
+  /** The chain whose history each token row links to, filtered on the token; null where the history has no token filter (hosted mode). */
+  historyChain: string | null;
+}) {
   const data = await tokens;
   const base = tokensPath(address);
   if ('error' in data) return <ErrorState error={data.error} resetHref={base} />;
@@ -63,6 +76,18 @@ export async function TokensTable({ tokens, address, view, chainLabel }: { token
                         <Link href={`/wallet/${r.address}${chainQs}`} className="font-mono" title={r.address} aria-label={`Token contract ${r.address}`}>
                           {truncateMiddle(r.address)}
                         </Link>
+                        {historyChain && (
+                          <>
+                            {' · '}
+                            <Link
+                              href={`/wallet/${address}?token=${encodeURIComponent(r.address)}&chain=${encodeURIComponent(historyChain)}`}
+                              aria-label={`Transfers of ${r.symbol ?? r.name ?? r.address} in the history`}
+                              data-role="token-history"
+                            >
+                              Transfers
+                            </Link>
+                          </>
+                        )}
                       </p>
                     )}
                     {r.note && <p className="text-xs text-warning">{r.note}</p>}

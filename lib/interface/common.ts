@@ -165,12 +165,15 @@ export const queryCursor = z.preprocess(blankToUndefined, z.string().max(2048, '
 export const queryChain = z.preprocess(blankToUndefined, z.string().max(64, 'chain is too long').optional());
 
 /**
- * A list of addresses in the query: `?token_addresses=0x..` (one), repeated keys and `token_addresses[0]=`
- * (a list) all work; blanks are dropped; at most `max`.
+ * A list of addresses in the query: `?token_addresses=0x..` (one), repeated keys, `token_addresses[0]=`
+ * (a list) and comma-separated values (`0xa,0xb`) all work; blanks are dropped; at most `max`.
  */
 export function queryAddresses(max: number) {
   return z.preprocess(
-    (v) => (v === undefined ? [] : Array.isArray(v) ? v.filter((s) => blankToUndefined(s) !== undefined) : blankToUndefined(v) === undefined ? [] : [v]),
+    (v) =>
+      (v === undefined ? [] : Array.isArray(v) ? v : [v])
+        .flatMap((s) => (typeof s === 'string' ? s.split(',') : [s]))
+        .filter((s) => blankToUndefined(s) !== undefined),
     z.array(addressSchema).max(max, `at most ${max} token addresses`),
   );
 }

@@ -15,6 +15,7 @@ import {
   queryBoolean,
   queryChain,
   queryCursor,
+  queryAddresses,
   queryInt,
 } from './common';
 
@@ -228,6 +229,8 @@ export type HistoryPageWire = ReturnType<typeof serializeHistoryPage>;
 // Query parameters of Lantern's published history endpoint. Every issue's path[0] is the parameter.
 
 const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
+/** Contracts one history query may filter on (`token_addresses`). */
+export const MAX_HISTORY_TOKEN_FILTER = 10;
 
 /** Unix seconds (`1700000000`, `1700000000.5`) or a date string (`2024-01-31`, ISO 8601) -> Date. */
 const queryDate = z.preprocess(
@@ -302,6 +305,9 @@ export const historyQuerySchema = z
     cursor: queryCursor,
     order: queryOrder,
     limit: queryInt(1, 100),
+    // Lantern's extension: only the transactions in which one of these contracts moved a token of the
+    // wallet's or recorded an approval it gave (node mode; the hosted API has no such filter).
+    token_addresses: queryAddresses(MAX_HISTORY_TOKEN_FILTER),
   })
   .superRefine((q, ctx) => {
     const { error } = resolveHistoryRange(q);

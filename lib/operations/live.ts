@@ -60,7 +60,7 @@ export async function heardHead(head: CheckedHead): Promise<void> {
 /** The wallet page's first page (newest first, the page's size), as the page asks for it: the stream's rows are its rows. */
 async function liveQuery(chain: Chain): Promise<HistoryQuery> {
   const byDefault = await defaultChain('history');
-  const view: HistoryView = { chain: byDefault.id === chain.id ? null : chain.name, order: 'desc', from_date: null, to_date: null, from_block: null, to_block: null, internal: false, spam: false, cursor: [] };
+  const view: HistoryView = { chain: byDefault.id === chain.id ? null : chain.name, order: 'desc', from_date: null, to_date: null, from_block: null, to_block: null, internal: false, spam: false, token: [], cursor: [] };
   return historyQuerySchema.parse(historyApiQuery(view));
 }
 

@@ -74,6 +74,15 @@ export async function historyCoverage(chainValue: string | undefined, ms = 1500)
   return sources().evm(chain).history.coverage(ms);
 }
 
+/**
+ * Whether histories on `chain` can be filtered by token contract (`token_addresses`): node mode reads it
+ * from the wallet's own logs; the hosted API has no such filter, so there it is a 400 naming it.
+ */
+export async function historyFiltersByToken(chainValue: string | undefined): Promise<boolean> {
+  const chain = await requestChain(chainValue, 'history');
+  return sources().evm(chain).kind === 'node';
+}
+
 export function stableKey(q: object): string {
   return JSON.stringify(Object.entries(q).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)));
 }

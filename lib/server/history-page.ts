@@ -47,8 +47,12 @@ export async function loadHistoryFirstPage(address: string, view: HistoryView, c
   // The rows are described here, so the browser shows them without downloading the describing code.
   if (initial.ok) initial = { ...initial, rows: initial.page.result.map((tx) => describeTransaction(tx, address, chain, labels, ens)) };
   // On a node that cannot find every transaction of the rule, the page says which ones it does not show.
+  // A view filtered by token is read from the wallet's logs, read whole before it answers: nothing older is still coming.
   const [missing, indexing] = initial.ok
-    ? await Promise.all([historyCoverage(chain.name).then((c) => c?.missing ?? null, () => null), historyStillIndexing(address, chain.name).catch(() => false)])
+    ? await Promise.all([
+        historyCoverage(chain.name).then((c) => c?.missing ?? null, () => null),
+        view.token.length > 0 ? false : historyStillIndexing(address, chain.name).catch(() => false),
+      ])
     : [null, false];
   const live = initial.ok ? (liveFrom ?? liveStartAfter(initial.page)) : null;
   return { initial, ens, missing, indexing, now: renderTime(), live };

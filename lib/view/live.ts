@@ -60,7 +60,7 @@ export function isLiveHistoryView(search: URLSearchParams): boolean {
   return (
     search.getAll('cursor').length === 0 &&
     (search.get('order') ?? 'desc') === 'desc' &&
-    !['from_date', 'to_date', 'from_block', 'to_block'].some((k) => search.has(k)) &&
+    !['from_date', 'to_date', 'from_block', 'to_block', 'token'].some((k) => search.has(k)) &&
     search.get('internal') !== 'true'
   );
 }

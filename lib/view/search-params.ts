@@ -26,6 +26,8 @@ const historyParsers = {
   to_block: parseAsInteger,
   internal: parseAsBoolean.withDefault(false),
   spam: parseAsBoolean.withDefault(false),
+  // Token contracts the history is filtered on (the API's `token_addresses`; the Tokens tab links here).
+  token: parseAsNativeArrayOf(parseAsString),
   cursor: parseAsNativeArrayOf(parseAsString),
   time: parseAsStringLiteral(['age', 'utc'] as const).withDefault('age'),
 };
@@ -67,6 +69,7 @@ export type HistoryView = {
   to_block: number | null;
   internal: boolean;
   spam: boolean;
+  token: string[];
   cursor: string[];
 };
 
@@ -79,14 +82,15 @@ export function toDateBound(toDate: string): string {
 }
 
 /** The published API's query for one page of a view (the last cursor is the current page's). */
-export function historyApiQuery(v: HistoryView): Record<string, string> {
-  const q: Record<string, string> = { order: v.order.toUpperCase(), limit: String(HISTORY_PAGE_SIZE) };
+export function historyApiQuery(v: HistoryView): Record<string, string | string[]> {
+  const q: Record<string, string | string[]> = { order: v.order.toUpperCase(), limit: String(HISTORY_PAGE_SIZE) };
   if (v.chain) q.chain = v.chain;
   if (v.from_date) q.from_date = v.from_date;
   if (v.to_date) q.to_date = toDateBound(v.to_date);
   if (v.from_block !== null) q.from_block = String(v.from_block);
   if (v.to_block !== null) q.to_block = String(v.to_block);
   if (v.internal) q.include_internal_transactions = 'true';
+  if (v.token.length > 0) q.token_addresses = v.token;
   const c = v.cursor.at(-1);
   if (c) q.cursor = c;
   return q;
@@ -129,6 +133,7 @@ export function historyViewHref(path: string, v: HistoryUrlView): string {
   if (v.to_block !== null) put('to_block', Math.round(v.to_block).toFixed());
   if (v.internal) put('internal', 'true');
   if (v.spam) put('spam', 'true');
+  for (const t of v.token) put('token', t);
   for (const c of v.cursor) put('cursor', c);
   if (v.time !== 'age') put('time', v.time);
   return q.length ? `${path}?${q.join('&')}` : path;

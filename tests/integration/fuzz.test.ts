@@ -108,6 +108,7 @@ const historyQuery = queryOf({
   cursor: hostile,
   order: fc.oneof(fc.constantFrom('ASC', 'DESC', 'asc', 'sideways'), hostile),
   limit: int,
+  token_addresses: fc.oneof(address, fc.tuple(address, address).map(([a, b]) => `${a},${b}`)),
 });
 const nftQuery = queryOf({
   chain,
@@ -140,6 +141,7 @@ const pageQuery = queryOf({
   cursor: hostile,
   time: fc.oneof(fc.constantFrom('age', 'utc'), hostile),
   contract: address,
+  token: address,
   format: fc.oneof(fc.constantFrom('decimal', 'hex'), hostile),
   with_transactions: bool,
   q: hostile,

@@ -12,6 +12,7 @@ import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
+import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
 import { isSpamTransaction } from '@/lib/spam';
 import { devnetLabel } from '@/lib/devnet/scenario-labels';
@@ -30,9 +31,12 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   const wallet = address.toLowerCase();
   const limit = query.limit ?? DEFAULT_LIMIT;
   const range = resolveHistoryRange(query);
+  const tokens = [...new Set(query.token_addresses.map((a) => a.toLowerCase()))].sort();
   const binding = queryBinding([
     'history', chain.id, wallet, query.order,
     range.fromBlock ?? null, range.fromDate?.toISOString() ?? null, range.toBlock ?? null, range.toDate?.toISOString() ?? null,
+    // Unfiltered cursors keep the binding they always had; a filtered one holds its contracts.
+    ...(tokens.length > 0 ? [{ tokens }] : []),
   ]);
   let after: { block: number; index: number; page: number } | undefined;
   if (query.cursor) {
@@ -45,6 +49,8 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   const head = at.head;
   const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
   const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);
+
+  if (tokens.length > 0) return tokenPage(chain, wallet, query, { tokens, fromBlock, toBlock, after, binding, limit });
 
   // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
   // rest is read in the background once the page has read what it shows (its traces above all).
@@ -86,6 +92,65 @@ async function readPage(
     page,
     page_size: limit,
     cursor: rows.length > limit && last ? signCursor(binding, [Number(last.block_number), last.tx_index, page + 1]) : null,
+    result,
+  };
+}
+
+/**
+ * A page filtered on token contracts (`token_addresses`). Its transactions come from the wallet's logs
+ * (wallet-logs.ts: every Transfer naming the wallet and every approval it gave, read over the whole chain
+ * once and kept), not from the activity index, which is read in windows and would have to be read whole
+ * to find a rare token's transactions. A transaction matches when one of the contracts emitted such a log
+ * in it. Keyset: (block, the transaction's first matching log index), which orders transactions within a
+ * block as their indexes do (a block's logs are numbered in transaction order).
+ */
+async function tokenPage(
+  chain: Chain,
+  wallet: string,
+  query: HistoryQuery,
+  { tokens, fromBlock, toBlock, after, binding, limit }: { tokens: string[]; fromBlock: number; toBlock: number; after: { block: number; index: number; page: number } | undefined; binding: string; limit: number },
+): Promise<HistoryPage> {
+  const at = await walletLogs(chain, wallet);
+  const desc = query.order === 'DESC';
+  const to = Math.min(toBlock, at.head);
+  type Hit = { block: number; index: number; hash: string };
+  const beyond = (h: Hit) => !after || (desc ? h.block < after.block || (h.block === after.block && h.index < after.index) : h.block > after.block || (h.block === after.block && h.index > after.index));
+  const compare = (a: Hit, b: Hit) => (desc ? b.block - a.block || b.index - a.index : a.block - b.block || a.index - b.index);
+
+  // The unfinal tail was read just now (never kept): matched here.
+  const tail = new Map<string, Hit>();
+  for (const l of at.tail) {
+    if (!tokens.includes(l.token) || l.block < fromBlock || l.block > to) continue;
+    const prev = tail.get(l.tx);
+    if (!prev || l.logIndex < prev.index) tail.set(l.tx, { block: l.block, index: l.logIndex, hash: l.tx });
+  }
+  const params: unknown[] = [chain.id, wallet, tokens, fromBlock, Math.min(to, at.final), limit + 1];
+  let keyset = '';
+  if (after) {
+    params.push(after.block, after.index);
+    keyset = `HAVING (block_number, min(log_index)) ${desc ? '<' : '>'} ($7, $8)`;
+  }
+  const dir = desc ? 'DESC' : 'ASC';
+  const { rows } = await (await db()).query<{ block_number: string; log_index: number; tx_hash: string }>(
+    `SELECT block_number, min(log_index) AS log_index, tx_hash FROM evm_wallet_log
+     WHERE chain_id = $1 AND address = $2 AND token = ANY($3) AND block_number BETWEEN $4 AND $5
+     GROUP BY block_number, tx_hash ${keyset}
+     ORDER BY block_number ${dir}, 2 ${dir} LIMIT $6`,
+    params,
+  );
+  const hits = [...tail.values(), ...rows.map((r) => ({ block: Number(r.block_number), index: r.log_index, hash: r.tx_hash }))]
+    .filter(beyond)
+    .sort(compare)
+    .slice(0, limit + 1);
+  const pageHits = hits.slice(0, limit);
+  const facts = await txFactsMany(chain.id, pageHits.map((h) => h.hash), at.head - reorgDepth());
+  const result = await render(chain, wallet, pageHits.map((h) => facts.get(h.hash)!), query);
+  const last = pageHits[pageHits.length - 1];
+  const page = after ? after.page : 1;
+  return {
+    page,
+    page_size: limit,
+    cursor: hits.length > limit && last ? signCursor(binding, [last.block, last.index, page + 1]) : null,
     result,
   };
 }

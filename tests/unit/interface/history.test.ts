@@ -1,5 +1,7 @@
+import fc from 'fast-check';
+import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { historyPageSchema, historyQuerySchema, resolveHistoryRange, serializeHistoryPage } from '@/lib/interface/history';
+import { MAX_HISTORY_TOKEN_FILTER, historyPageSchema, historyQuerySchema, resolveHistoryRange, serializeHistoryPage } from '@/lib/interface/history';
 
 const A = '0x267be1c1d684f78cb4f6a176c4911b741e4ffdc0';
 const B = '0x003dde3494f30d861d063232c6a8c04394b686ff';
@@ -227,7 +229,7 @@ describe('historyQuerySchema', () => {
   };
 
   it('applies defaults', () => {
-    expect(ok({})).toEqual({ include_internal_transactions: false, nft_metadata: false, order: 'DESC' });
+    expect(ok({})).toEqual({ include_internal_transactions: false, nft_metadata: false, order: 'DESC', token_addresses: [] });
   });
 
   it('reads numbers, dates, booleans, order and cursor from strings', () => {
@@ -269,6 +271,10 @@ describe('historyQuerySchema', () => {
     [{ limit: ['1', '2'] }, 'limit'],
     [{ from_block: '20', to_block: '10' }, 'from_block'],
     [{ from_date: '2024-02-01', to_date: '2024-01-01' }, 'from_date'],
+    [{ token_addresses: '0x1234' }, 'token_addresses'],
+    [{ token_addresses: ['0x5FbDB2315678afecb367f032d93F642f64180aa3', 'usdc'] }, 'token_addresses'],
+    [{ token_addresses: '0x5FbDB2315678afecb367f032d93F642f64180aa3,nope' }, 'token_addresses'],
+    [{ token_addresses: Array.from({ length: MAX_HISTORY_TOKEN_FILTER + 1 }, (_, i) => `0x${String(i).padStart(40, '0')}`) }, 'token_addresses'],
   ])('%j is an error on %s', (q, name) => {
     expect(failsOn(q)).toBe(name);
   });
@@ -278,5 +284,33 @@ describe('historyQuerySchema', () => {
     const q = ok({ from_block: '1', to_block: '5', from_date: '2024-02-01', to_date: '2024-01-01' });
     expect(resolveHistoryRange(q)).toEqual({ fromBlock: 1, toBlock: 5 });
     expect(resolveHistoryRange(ok({ from_date: '1700000000', to_block: '9' }))).toEqual({ fromDate: new Date(1700000000 * 1000), toBlock: 9 });
+  });
+});
+
+// token_addresses (Lantern's extension): one value, repeated keys (an array) and the comma form are one list.
+describe('historyQuerySchema token_addresses', () => {
+  const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${Buffer.from(b).toString('hex')}`);
+  const cased = address.chain((a) => fc.constantFrom(a, a.toUpperCase().replace('0X', '0x'), getAddress(a)));
+
+  it('reads any list of addresses in any of its forms, in any letter case, as their checksummed list', () => {
+    fc.assert(
+      fc.property(fc.array(cased, { minLength: 1, maxLength: MAX_HISTORY_TOKEN_FILTER }), fc.constantFrom('array', 'comma', 'padded'), (list, form) => {
+        const raw = form === 'array' ? list : form === 'comma' ? list.join(',') : list.map((a) => ` ${a} `).join(',');
+        const q = historyQuerySchema.parse({ token_addresses: list.length === 1 && form === 'array' ? list[0]! : raw });
+        expect(q.token_addresses).toEqual(list.map((a) => getAddress(a.toLowerCase())));
+      }),
+    );
+  });
+
+  it('blank entries are dropped; a bad one anywhere is a 400 on token_addresses', () => {
+    const a = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    expect(historyQuerySchema.parse({ token_addresses: ['', a, ','] }).token_addresses).toEqual([a]);
+    fc.assert(
+      fc.property(fc.array(address, { maxLength: 4 }), fc.string({ maxLength: 12 }).filter((s) => !/^\s*(0x[0-9a-fA-F]{40})?\s*$/.test(s) && !s.includes(',')), (list, bad) => {
+        const r = historyQuerySchema.safeParse({ token_addresses: [...list, bad] });
+        expect(r.success).toBe(false);
+        expect(r.error!.issues[0]!.path[0]).toBe('token_addresses');
+      }),
+    );
   });
 });

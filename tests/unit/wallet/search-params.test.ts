@@ -12,6 +12,7 @@ const view = (v: Partial<HistoryView>): HistoryView => ({
   to_block: null,
   internal: false,
   spam: false,
+  token: [],
   cursor: [],
   ...v,
 });
@@ -25,6 +26,12 @@ describe('the toolbar’s date range as the API reads it', () => {
       from_date: '2026-11-01',
       to_date: '2026-11-20T23:59:59.999Z',
     });
+  });
+
+  it('a token filter is sent as the API\'s token_addresses list', () => {
+    const a = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+    expect(historyApiQuery(view({ token: [a] }))).toEqual({ order: 'DESC', limit: '25', token_addresses: [a] });
+    expect(historyViewHref('/wallet/x', { ...view({ token: [a] }), time: 'age' })).toBe(`/wallet/x?token=${a}`);
   });
 
   it('an instant or unix seconds (a pasted link) is sent as given', () => {
@@ -45,6 +52,7 @@ describe('historyViewHref writes what nuqs writes', () => {
     to_block: fc.option(fc.integer({ min: 0, max: 2 ** 40 }), { nil: null }),
     internal: fc.boolean(),
     spam: fc.boolean(),
+    token: fc.array(text, { maxLength: 3 }),
     cursor: fc.array(text, { maxLength: 3 }),
     time: fc.constantFrom('age' as const, 'utc' as const),
   });
@@ -60,7 +68,7 @@ describe('historyViewHref writes what nuqs writes', () => {
   });
 
   it('leaves defaults out', () => {
-    const none: HistoryUrlView = { chain: null, order: 'desc', from_date: null, to_date: null, from_block: null, to_block: null, internal: false, spam: false, cursor: [], time: 'age' };
+    const none: HistoryUrlView = { chain: null, order: 'desc', from_date: null, to_date: null, from_block: null, to_block: null, internal: false, spam: false, token: [], cursor: [], time: 'age' };
     expect(historyViewHref('/wallet/x', none)).toBe('/wallet/x');
     expect(historyViewHref('/wallet/x', { ...none, order: 'asc', cursor: ['a b', 'c+d'], time: 'utc' })).toBe('/wallet/x?order=asc&cursor=a+b&cursor=c%2Bd&time=utc');
   });

@@ -8,6 +8,7 @@ import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensTable } from '@/components/wallet/tokens-table';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
 import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
+import { historyFiltersByToken } from '@/lib/operations/wallet-history';
 import { loadTokens, tokensPath } from '@/lib/server/tokens-page';
 import { tokensParsers } from '@/lib/server/view-params';
 
@@ -36,13 +37,15 @@ export default async function WalletTokensPage({ params, searchParams }: Props) 
       </div>
     );
   }
+  // Each row links to its transfers in the history where the history can be filtered by token (node mode).
+  const historyByToken = await historyFiltersByToken(chainResult.chain.name).catch(() => false);
   return (
     <>
       <ExplorerProviders>
         <TokensToolbar address={address} chains={chains} defaultChain={defaultChain} withSpam />
       </ExplorerProviders>
       <Suspense key={JSON.stringify(view)} fallback={<TableSkeleton label="Loading tokens" />}>
-        <TokensTable tokens={loadTokens(address, { ...view, chain: chainResult.chain.name })} address={address} view={view} chainLabel={chainResult.chain.label} />
+        <TokensTable tokens={loadTokens(address, { ...view, chain: chainResult.chain.name })} address={address} view={view} chainLabel={chainResult.chain.label} historyChain={historyByToken ? chainResult.chain.name : null} />
       </Suspense>
     </>
   );
