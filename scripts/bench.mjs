@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { startDevnets } from './lib/devnets.mjs';
 import { fmt, latency, load } from '../bench/load.mjs';
+import { startBareRoute } from '../bench/bare-route.mjs';
 import { freePort, startServer } from '../bench/server.mjs';
 
 const results = {};
@@ -80,9 +81,22 @@ try {
   await new Promise((r) => setTimeout(r, 3000)); // let NFT indexing reach SYNCED
   const block = `${a.url}/api/ledger/local/blocks/by_version/20000?with_transactions=true`;
   for (const u of [history(alice), nft, block]) await fetch(u, { headers: auth });
-  report('load: cached history first page', await load({ url: history(alice), headers: auth }));
-  report('load: cached NFT listing', await load({ url: nft, headers: auth }));
-  report('load: cached ledger block', await load({ url: block, headers: auth }));
+  // Each endpoint beside its floor, loaded the same way just before it (alternating, so both see the same machine): a bare Next.js route handler
+  // sending the same bytes (bench/bare-route.mjs), and a 50-byte one.
+  const endpoints = { history: history(alice), nft, block };
+  const bodies = {};
+  for (const [name, u] of Object.entries(endpoints)) bodies[name] = await (await fetch(u, { headers: auth })).text();
+  const bare = await startBareRoute(await freePort(), bodies);
+  try {
+    report('load: floor, a bare Next.js route (50 B)', await load({ url: bare.url('tiny') }));
+    for (const [name, label] of [['history', 'cached history first page'], ['nft', 'cached NFT listing'], ['block', 'cached ledger block']]) {
+      const floor = await load({ url: bare.url(name) });
+      const r = await load({ url: endpoints[name], headers: auth });
+      report(`load: ${label}`, { ...r, bytes: Buffer.byteLength(bodies[name]), floor_rps: floor.rps, of_floor: `${Math.round((r.rps / floor.rps) * 100)}%` });
+    }
+  } finally {
+    await bare.stop();
+  }
 
   // Uncached: a different cursor-less range each request defeats the cache honestly.
   const uncached = await loadRotating((i) => history(alice, `&to_block=${400 + (i % 180)}&limit=25`), auth);

@@ -60,3 +60,31 @@ describe('search', () => {
     expect(classifySearch('0x1234').kind).toBe('unknown');
   });
 });
+
+describe('JSON text answered as bytes (lib/api/json-response.ts)', () => {
+  it('sends exactly the UTF-8 of the text, on a first send and on a remembered one', async () => {
+    const { jsonTextResponse } = await import('@/lib/api/json-response');
+    const fc = (await import('fast-check')).default;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), async (name) => {
+        const text = JSON.stringify({ name, symbol: `${name}€🦊` });
+        for (let i = 0; i < 2; i++) {
+          const res = jsonTextResponse(text);
+          expect(res.headers.get('content-type')).toBe('application/json');
+          expect(await res.text()).toBe(text);
+        }
+      }),
+    );
+  });
+
+  it('keeps the status and headers it is given, and a body read twice is whole both times', async () => {
+    const { jsonTextResponse } = await import('@/lib/api/json-response');
+    const text = JSON.stringify({ result: 'x'.repeat(100_000) });
+    const a = jsonTextResponse(text, { status: 201, headers: { 'Cache-Control': 'no-store' } });
+    const b = jsonTextResponse(text);
+    expect(a.status).toBe(201);
+    expect(a.headers.get('cache-control')).toBe('no-store');
+    expect(await a.text()).toBe(text);
+    expect(await b.text()).toBe(text);
+  });
+});

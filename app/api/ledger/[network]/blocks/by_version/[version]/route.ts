@@ -1,4 +1,5 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
+import { jsonTextResponse } from '@/lib/api/json-response';
 import { blockQuerySchema, ledgerNetworkSchema, ledgerVersionSchema } from '@/lib/interface/ledger';
 import { getBlockByVersionJson } from '@/lib/operations/ledger-block';
 
@@ -11,7 +12,7 @@ export const GET = api<{ network: string; version: string }>(async (req, params)
   const version = parseParam('version', params.version, ledgerVersionSchema);
   const { with_transactions = false } = parseQuery(req, blockQuerySchema);
   const body = await getBlockByVersionJson(network, version, with_transactions);
-  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json', 'Cache-Control': IMMUTABLE } });
+  return jsonTextResponse(body, { headers: { 'Cache-Control': IMMUTABLE } });
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
