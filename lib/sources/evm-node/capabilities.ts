@@ -12,7 +12,7 @@ import { RpcMethodError, headBlock, hexNum, rpc } from './rpc';
 
 /**
  * How internal calls are read: Parity's `trace_block` / `trace_transaction` where the node offers them (anvil
- * records them as it mines: a block of 100 calls answers in ~10 ms, where callTracer replays it for ~2 s),
+ * records them as it mines: a block of 100 calls answers in 6-30 ms, where callTracer replays it for 2-6 s),
  * else `debug_traceBlockByNumber` / `debug_traceTransaction` with callTracer (Geth), else not at all.
  */
 export type BlockTracer = 'debug_traceBlockByNumber' | 'trace_block' | null;
