@@ -66,6 +66,10 @@ try {
   console.log('\n== benchHistoryScale');
   results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale();
 
+  // A wallet whose transactions call a contract that passes ETH on: its own anvil and servers (the complete first page beside the node's floor).
+  console.log('\n== benchHistoryContract');
+  results.benchHistoryContract = await (await import('../bench/history-contract.mjs')).benchHistoryContract();
+
   // What a wallet holds: its own anvil and server (a wallet of 500 ERC-20s, beside the node's floor).
   console.log('\n== benchHoldings');
   {

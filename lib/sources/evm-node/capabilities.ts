@@ -6,12 +6,21 @@ import { RpcMethodError, headBlock, hexNum, rpc } from './rpc';
  * Which of the methods that find a wallet's transactions each chain's node offers, asked once per process:
  * `ots_*` (Otterscan API) and `trace_filter`. What Lantern can and cannot see follows from them
  * (docs/evm-node.md, "What the node must offer"), and health and the wallet page say it in words.
+ * Also how the node traces (internal calls): Parity's `trace_*`, else `debug_*` with callTracer.
  * A probe that fails for another reason than "no such method" (node down) is asked again next time.
  */
+
+/**
+ * How internal calls are read: Parity's `trace_block` / `trace_transaction` where the node offers them (anvil
+ * records them as it mines: a block of 100 calls answers in 6-30 ms, where callTracer replays it for 2-6 s),
+ * else `debug_traceBlockByNumber` / `debug_traceTransaction` with callTracer (Geth), else not at all.
+ */
+export type BlockTracer = 'debug_traceBlockByNumber' | 'trace_block' | null;
 
 export interface NodeCapabilities {
   ots: boolean;
   traceFilter: boolean;
+  blockTrace: BlockTracer;
 }
 
 export interface HistoryCoverage {
@@ -42,12 +51,17 @@ export function markUnsupported(chainId: number, method: string): void {
   const { known } = shared(chainId);
   if (method.startsWith('ots_')) known.ots = false;
   if (method === 'trace_filter') known.traceFilter = false;
+  // A tracer refused in use: the next kind down (trace_ to debug_, debug_ to none).
+  if ((method === 'trace_block' || method === 'trace_transaction') && known.blockTrace === 'trace_block') known.blockTrace = 'debug_traceBlockByNumber';
+  else if (method.startsWith('debug_trace') && known.blockTrace === 'debug_traceBlockByNumber') known.blockTrace = null;
 }
 
 export function nodeCapabilities(chainId: number): Promise<NodeCapabilities> {
   const s = shared(chainId);
   const { known } = s;
-  if (known.ots !== undefined && known.traceFilter !== undefined) return Promise.resolve({ ots: known.ots, traceFilter: known.traceFilter });
+  if (known.ots !== undefined && known.traceFilter !== undefined && known.blockTrace !== undefined) {
+    return Promise.resolve({ ots: known.ots, traceFilter: known.traceFilter, blockTrace: known.blockTrace });
+  }
   s.probing ??= probe(chainId, known).finally(() => (s.probing = undefined));
   return s.probing;
 }
@@ -64,13 +78,21 @@ async function probe(chainId: number, known: Partial<NodeCapabilities>): Promise
     }
   };
   const head = await headBlock(chainId);
-  const [ots, traceFilter] = await Promise.all([
+  // The genesis block: nothing to replay (a node that will not trace it says so in other words than "no such method").
+  // debug_ is asked only of a node without trace_block.
+  const blockTracer = async (): Promise<BlockTracer> => {
+    if (await offers('trace_block', ['0x0'])) return 'trace_block';
+    return (await offers('debug_traceBlockByNumber', ['0x0', { tracer: 'callTracer' }])) ? 'debug_traceBlockByNumber' : null;
+  };
+  const [ots, traceFilter, blockTrace] = await Promise.all([
     known.ots ?? offers('ots_getApiLevel', []),
     known.traceFilter ?? offers('trace_filter', [{ fromBlock: hexNum(head), toBlock: hexNum(head), toAddress: [ZERO_ADDRESS] }]),
+    known.blockTrace !== undefined ? known.blockTrace : blockTracer(),
   ]);
   known.ots = ots;
   known.traceFilter = traceFilter;
-  return { ots, traceFilter };
+  known.blockTrace = blockTrace;
+  return { ots, traceFilter, blockTrace };
 }
 
 /** What a wallet's history holds on this node, for health and the wallet page. */

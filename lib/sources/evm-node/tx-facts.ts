@@ -5,6 +5,7 @@ import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './l
 import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
 import { fromParityTraces, type CallFrame, type ParityTrace } from './transfers';
+import { markUnsupported, nodeCapabilities, type BlockTracer } from './capabilities';
 
 /**
  * Wallet-independent facts of one transaction (transaction, receipt, transfers, call tree, block time),
@@ -71,7 +72,14 @@ export async function txFactsMany(chainId: number, hashes: string[], finalBlock:
   }
   missing = missing.filter((h) => !out.has(h));
   if (missing.length === 0) return out;
-  const fetched = await Promise.all(missing.map((h) => fromNode(chainId, h)));
+  const read = await Promise.all(missing.map((h) => readTx(chainId, h)));
+  // A trace replays the block up to the transaction, the dearest read of a page: only where code ran,
+  // and one per block where several of these transactions share one.
+  const [calls, times] = await Promise.all([
+    traceMany(chainId, read.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)),
+    Promise.all(read.map((r) => blockTimestamp(chainId, Number(r.tx.blockNumber)))),
+  ]);
+  const fetched = read.map((r, i) => toFacts(r, times[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
   const final = fetched.filter((f) => f.blockNumber <= finalBlock);
   if (final.length > 0) {
     const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
@@ -98,14 +106,13 @@ interface CallTrace {
   type: string; from: string; to?: string; value?: Hex; gas?: Hex; gasUsed?: Hex; input?: Hex; output?: Hex; error?: string; calls?: CallTrace[];
 }
 
-/** Per chain: the tracer its node offers, learnt from the first call that fails for want of one. */
-const tracers = new Map<number, 'callTracer' | 'trace_transaction' | 'none'>();
-
-async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
+async function readTx(chainId: number, hash: string): Promise<{ tx: RpcTx; receipt: RpcReceipt }> {
   const [tx, receipt] = await Promise.all([rpc<RpcTx | null>(chainId, 'eth_getTransactionByHash', [hash]), rpc<RpcReceipt | null>(chainId, 'eth_getTransactionReceipt', [hash])]);
   if (!tx || !receipt || !tx.blockNumber) throw new RpcMethodError('eth_getTransactionReceipt', undefined, `transaction ${hash} is not in a block`);
-  // A trace replays the block up to the transaction, the dearest read of a page: skipped where no code ran.
-  const calls = ranNoCode(tx, receipt) ? [] : await traceCalls(chainId, hash);
+  return { tx, receipt };
+}
+
+function toFacts({ tx, receipt }: { tx: RpcTx; receipt: RpcReceipt }, timestamp: number, calls: CallFrame[] | null): TxFacts {
   const blockNumber = Number(tx.blockNumber);
   const erc20: Erc20Move[] = [];
   const nft: NftMove[] = [];
@@ -119,7 +126,7 @@ async function fromNode(chainId: number, hash: string): Promise<TxFacts> {
     hash: tx.hash.toLowerCase(),
     blockNumber,
     blockHash: tx.blockHash,
-    timestamp: await blockTimestamp(chainId, blockNumber),
+    timestamp,
     txIndex: Number(tx.transactionIndex),
     type: tx.type !== undefined ? String(Number(tx.type)) : null,
     from: tx.from.toLowerCase(),
@@ -148,40 +155,136 @@ export function ranNoCode(tx: { to: string | null; input: string }, receipt: { g
   return tx.to !== null && (tx.input === '0x' || tx.input === '') && BigInt(receipt.gasUsed) === 21_000n;
 }
 
-/** Internal calls from debug_traceTransaction (callTracer), else trace_transaction, else none. */
-async function traceCalls(chainId: number, hash: string): Promise<CallFrame[] | null> {
-  const tracer = tracers.get(chainId) ?? 'callTracer';
-  if (tracer === 'callTracer') {
-    try {
-      const root = await rpc<CallTrace>(chainId, 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
-      const out: CallFrame[] = [];
-      const walk = (c: CallTrace, depth: number, reverted: boolean) => {
-        const r = reverted || !!c.error;
-        if (depth > 0) {
-          out.push({
-            type: c.type.toUpperCase(), from: c.from.toLowerCase(), to: c.to ? c.to.toLowerCase() : null,
-            value: BigInt(c.value ?? '0x0').toString(), gas: c.gas ? BigInt(c.gas).toString() : null,
-            gasUsed: c.gasUsed ? BigInt(c.gasUsed).toString() : null, input: c.input ?? '0x', output: c.output ?? null, depth, reverted: r,
+/** Internal calls below the top level of a callTracer tree, in execution order. */
+function fromCallTrace(root: CallTrace): CallFrame[] {
+  const out: CallFrame[] = [];
+  const walk = (c: CallTrace, depth: number, reverted: boolean) => {
+    const r = reverted || !!c.error;
+    if (depth > 0) {
+      out.push({
+        type: c.type.toUpperCase(), from: c.from.toLowerCase(), to: c.to ? c.to.toLowerCase() : null,
+        value: BigInt(c.value ?? '0x0').toString(), gas: c.gas ? BigInt(c.gas).toString() : null,
+        gasUsed: c.gasUsed ? BigInt(c.gasUsed).toString() : null, input: c.input ?? '0x', output: c.output ?? null, depth, reverted: r,
+      });
+    }
+    for (const s of c.calls ?? []) walk(s, depth + 1, r);
+  };
+  walk(root, 0, false);
+  return out;
+}
+
+/** How many of a block's traced transactions make one trace of the whole block the cheaper read. */
+const BLOCK_TRACE_FROM = 2;
+
+/**
+ * Internal calls of these transactions (by lower-case hash; null where the node offers no tracer).
+ * Tracing one transaction replays its block up to it, so where at least BLOCK_TRACE_FROM of them share
+ * a block (on average they sit halfway down it) the block is traced once instead: `trace_block`, or
+ * `debug_traceBlockByNumber` (callTracer), as the capability probe found (capabilities.ts), else one
+ * `trace_transaction` / `debug_traceTransaction` each.
+ */
+async function traceMany(chainId: number, txs: RpcTx[]): Promise<Map<string, CallFrame[] | null>> {
+  const out = new Map<string, CallFrame[] | null>();
+  if (txs.length === 0) return out;
+  const blocks = new Map<number, RpcTx[]>();
+  for (const t of txs) {
+    const n = Number(t.blockNumber);
+    blocks.set(n, [...(blocks.get(n) ?? []), t]);
+  }
+  await Promise.all(
+    [...blocks].map(async ([n, inBlock]) => {
+      if (inBlock.length >= BLOCK_TRACE_FROM) {
+        const traced = await traceBlock(chainId, n);
+        // A block traced by number may be another than these transactions' after a reorg: those missing are traced alone.
+        if (traced) {
+          inBlock = inBlock.filter((t) => {
+            const calls = traced.get(t.hash.toLowerCase());
+            if (calls !== undefined) out.set(t.hash.toLowerCase(), calls);
+            return calls === undefined;
           });
         }
-        for (const s of c.calls ?? []) walk(s, depth + 1, r);
-      };
-      walk(root, 0, false);
+      }
+      await Promise.all(inBlock.map(async (t) => out.set(t.hash.toLowerCase(), await traceTx(chainId, t.hash))));
+    }),
+  );
+  return out;
+}
+
+/** Which tracing the chain's node offers, with what its calls have taught since the probe. */
+async function tracer(chainId: number): Promise<BlockTracer> {
+  return (await nodeCapabilities(chainId)).blockTrace;
+}
+
+/** One transaction's internal calls: trace_transaction, else debug_traceTransaction (callTracer), else null. */
+async function traceTx(chainId: number, hash: string): Promise<CallFrame[] | null> {
+  for (;;) {
+    const t = await tracer(chainId);
+    if (t === null) return null;
+    const method = t === 'debug_traceBlockByNumber' ? 'debug_traceTransaction' : 'trace_transaction';
+    try {
+      if (method === 'debug_traceTransaction') return fromCallTrace(await rpc<CallTrace>(chainId, method, [hash, { tracer: 'callTracer' }]));
+      return fromParityTraces(await rpc<ParityTrace[]>(chainId, method, [hash]));
+    } catch (e) {
+      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
+      markUnsupported(chainId, method);
+    }
+  }
+}
+
+/**
+ * Internal calls of every transaction of block `n`, by lower-case hash; null when the node traces no
+ * blocks or refused this one for another reason than not offering the method (a block too large to
+ * trace in its time limit, say): its transactions are then traced one by one.
+ */
+function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
+  // Two pages (or a page and the transaction view) asking at once share one trace.
+  const k = `${chainId}:${n}`;
+  let reading = blockTraces.get(k);
+  if (!reading) {
+    reading = readBlockTrace(chainId, n).finally(() => blockTraces.delete(k));
+    blockTraces.set(k, reading);
+  }
+  return reading;
+}
+const blockTraces = new Map<string, Promise<Map<string, CallFrame[]> | null>>();
+
+async function readBlockTrace(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
+  for (;;) {
+    const method = await tracer(chainId);
+    if (method === null) return null;
+    const out = new Map<string, CallFrame[]>();
+    try {
+      if (method === 'debug_traceBlockByNumber') {
+        const list = await rpc<{ txHash?: string; result?: CallTrace; error?: string }[]>(chainId, method, [hexNum(n), { tracer: 'callTracer' }]);
+        // Nodes that do not name each result's transaction answer in block order.
+        const hashes = list.some((r) => !r.txHash) ? await blockTxHashes(chainId, n) : null;
+        for (const [i, r] of list.entries()) {
+          const hash = (r.txHash ?? hashes?.[i])?.toLowerCase();
+          if (!hash || !r.result) return null;
+          out.set(hash, fromCallTrace(r.result));
+        }
+      } else {
+        const byTx = new Map<string, ParityTrace[]>();
+        for (const t of await rpc<ParityTrace[]>(chainId, method, [hexNum(n)])) {
+          // Block rewards belong to no transaction.
+          if (!t.transactionHash) continue;
+          const h = t.transactionHash.toLowerCase();
+          byTx.set(h, [...(byTx.get(h) ?? []), t]);
+        }
+        for (const [h, ts] of byTx) out.set(h, fromParityTraces(ts));
+      }
       return out;
     } catch (e) {
-      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      tracers.set(chainId, 'trace_transaction');
+      if (!(e instanceof RpcMethodError)) throw e;
+      if (!e.unsupported) return null;
+      markUnsupported(chainId, method);
     }
   }
-  if ((tracers.get(chainId) ?? 'callTracer') === 'trace_transaction') {
-    try {
-      return fromParityTraces(await rpc<ParityTrace[]>(chainId, 'trace_transaction', [hash]));
-    } catch (e) {
-      if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
-      tracers.set(chainId, 'none');
-    }
-  }
-  return null;
+}
+
+async function blockTxHashes(chainId: number, n: number): Promise<string[] | null> {
+  const b = await rpc<{ transactions: string[] } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false]);
+  return b ? b.transactions : null;
 }
 
 /**
