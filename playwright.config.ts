@@ -34,12 +34,13 @@ export default defineConfig({
     // Instance B: hosted mode whose hosted API is instance A. The same specs must pass through it.
     // Specs that bring their own server (wallet-hosted: a stub-backed hosted Lantern; ens: a local ENS;
     // ledger-recorded: a node of recorded mainnet blocks; session-expiry: two servers on one database;
-    // live: an anvil it reorganises and a server it restarts) run once, under `node`; so does the
+    // live: an anvil it reorganises and a server it restarts; live-devnet2: a second devnet of its own
+    // behind a recording proxy) run once, under `node`; so does the
     // newcomer's tour of the one site shell, which is the same in both modes; so does `npm run dev` itself
     // (dev-mode: its own devnets and next dev).
     ...(process.env.E2E_BASE_URL
       ? []
-      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer|live|dev-mode)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
+      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer|live|live-devnet2|dev-mode)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
   ],
   // The devnets and a production server of the app, started and stopped by one script.
   webServer: process.env.E2E_BASE_URL

@@ -6,12 +6,13 @@ import { SourcesInUse } from '@/components/home/sources-in-use';
 import { PageShell } from '@/components/layout/page-shell';
 import { SearchBox } from '@/components/layout/search-box';
 import { describeSources, sourcesInUse } from '@/lib/operations/sources';
+import { devnetDriver } from '@/lib/devnet/driver';
 
 // The sources depend on runtime configuration, never on what was set at build time.
 export const dynamic = 'force-dynamic';
 
 export default async function Home() {
-  const [inUse, sources, served] = await Promise.all([sourcesInUse(), describeSources(), servedChains('history')]);
+  const [inUse, sources, served, driver] = await Promise.all([sourcesInUse(), describeSources(), servedChains('history'), devnetDriver()]);
   return (
     <>
       <PageShell>
@@ -29,7 +30,7 @@ export default async function Home() {
           </div>
         </section>
 
-        {inUse.devnet && <DevnetShowcase secondChain={served.some((c) => c.name === 'devnet2')} />}
+        {inUse.devnet && <DevnetShowcase secondChain={served.some((c) => c.name === 'devnet2')} driver={driver} />}
 
         <div className="mt-10 grid gap-8 md:grid-cols-2">
           <SavedWallets />

@@ -18,11 +18,13 @@ let dev: ChildProcess;
 let output = '';
 let origin = '';
 let dataDir = '';
+let evmUrl = '';
 
 test.beforeAll(async () => {
   test.setTimeout(900_000);
   const [port, evm, evm2, ledger, nft] = freePortsSync(5);
   origin = `http://127.0.0.1:${port}`;
+  evmUrl = `http://127.0.0.1:${evm}`;
   dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-dev-'));
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DEVNET_EVM_PORT: String(evm), DEVNET_EVM2_PORT: String(evm2), DEVNET_LEDGER_PORT: String(ledger), DEVNET_NFT_PORT: String(nft), DATA_DIR: dataDir, NODE_ENV: 'development' };
   // What the e2e run set for its own servers is not `npm run dev`'s.
@@ -67,4 +69,33 @@ test('in development, no page logs a console warning or error: not-found pages i
     page.off('console', onConsole);
     expect(said, p).toEqual([]);
   }
+});
+
+test('the home page keeps the devnet moving when asked, and stops it when asked', async ({ page }) => {
+  // The node says what happened: its head grows while the driver runs.
+  const head = async () => {
+    const res = await fetch(evmUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }) });
+    return Number(((await res.json()) as { result: string }).result);
+  };
+  await page.goto(origin + '/', { timeout: 300_000 });
+  const driver = page.getByTestId('devnet-driver');
+  await expect(driver).toHaveAttribute('data-running', 'false');
+  const before = await head();
+  await page.getByRole('button', { name: 'Keep the devnet moving' }).click();
+  // next dev compiles the server action on its first call: a while on a loaded machine.
+  await expect(driver).toHaveAttribute('data-running', 'true', { timeout: 120_000 });
+  await expect(page.getByTestId('devnet-driver-state')).toContainText('A scenario transaction every 4 s');
+  // Two blocks at least: the first at once, the next a tick later.
+  await expect.poll(head, { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 2);
+  // The state is the dev server's, not the page's: a reload still says running.
+  await page.reload();
+  await expect(driver).toHaveAttribute('data-running', 'true', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Stop the devnet' }).click();
+  await expect(driver).toHaveAttribute('data-running', 'false', { timeout: 30_000 });
+  const stopped = await head();
+  // The switch answers once the driver has stopped: over more than one of its intervals, nothing is mined.
+  await page.reload();
+  await expect(driver).toHaveAttribute('data-running', 'false');
+  await page.waitForTimeout(5_000);
+  expect(await head()).toBe(stopped);
 });

@@ -87,6 +87,8 @@ for (const [name, path, status] of PAGES) {
 test('from the devnet home, every listed wallet and ledger version opens a page with data', async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto('/');
+  // The devnet's live driver is `npm run dev`'s (dev-mode.spec.ts): a production server offers no switch.
+  await expect(page.getByTestId('devnet-driver')).toHaveCount(0);
   const wallets = page.getByRole('region', { name: /devnets’ story/ }).or(page.locator('section[aria-labelledby="devnet-showcase"]'));
   const links = await wallets.getByRole('link').evaluateAll((as) => as.map((a) => ({ text: a.textContent ?? '', href: a.getAttribute('href') ?? '' })));
   expect(links.filter((l) => l.href.startsWith('/wallet/')).length).toBeGreaterThanOrEqual(8);

@@ -81,6 +81,7 @@ const envSchema = z.object({
     z.coerce.number({ error: 'LANTERN_TEST_CLOCK_OFFSET_MS must be a number of milliseconds' }).int().min(0).default(0),
   ),
   LANTERN_TEST_CLOCK_FILE: z.preprocess(emptyToUndefined, z.string().optional()),
+  LANTERN_DEVNET_DRIVER: z.preprocess(emptyToUndefined, z.string().regex(/^http:\/\/127\.0\.0\.1:\d{1,5}\/[0-9a-f]{32}$/, 'LANTERN_DEVNET_DRIVER is set by npm run dev only').optional()),
   UPSTREAM_PROBE_INTERVAL_MS: z.preprocess(
     emptyToUndefined,
     z.coerce.number({ error: 'UPSTREAM_PROBE_INTERVAL_MS must be a number of milliseconds' }).int().min(0).max(600_000).default(5000),
@@ -179,6 +180,8 @@ export interface Config {
   testClockOffsetMs: number;
   /** Tests only: a file holding a further offset in ms, read at every reading of the clock. */
   testClockFile: string | null;
+  /** `npm run dev`'s control of the devnet's live driver (its loopback URL with a one-run secret); null anywhere else. */
+  devnetDriver: string | null;
   /** How long an upstream's open breaker answers 503 at once before one request probes it again. */
   upstreamProbeIntervalMs: number;
   /** Different requests failing in a row (refused, reset, timed out, 5xx) that open an upstream's breaker; one request failing never does. */
@@ -261,6 +264,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     testClockOffsetMs: e.LANTERN_TEST_CLOCK_OFFSET_MS,
     testClockFile: e.LANTERN_TEST_CLOCK_FILE ?? null,
+    // Only `npm run dev` on its own devnets: never in production or hosted mode, whatever the environment says.
+    devnetDriver: e.NODE_ENV === 'development' && mode === 'node' && e.LANTERN_DEVNET_DRIVER ? e.LANTERN_DEVNET_DRIVER : null,
     upstreamProbeIntervalMs: e.UPSTREAM_PROBE_INTERVAL_MS,
     upstreamBreakerFailures: e.UPSTREAM_BREAKER_FAILURES,
     upstreamCache: e.UPSTREAM_CACHE === 'on',

@@ -3,7 +3,7 @@
 // `npm run dev -- --live`: the EVM devnet also keeps moving (a scenario transaction every few seconds),
 // so an open wallet page shows new transactions arriving.
 import { spawn } from 'node:child_process';
-import { startLiveDriver } from '../devnet/evm/live-driver.mjs';
+import { startDriverControl } from './lib/devnet-driver-control.mjs';
 import { devnetsWanted, startDevnets } from './lib/devnets.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 import { WARM_UP_PATHS, flagged, warmPaths } from './lib/warm-up.mjs';
@@ -26,11 +26,12 @@ if (nets.nftMetadata) {
 // --live[=seconds] is this script's; everything else goes to `next dev`.
 const liveArg = process.argv.slice(2).find((a) => a === '--live' || a.startsWith('--live='));
 const nextArgs = process.argv.slice(2).filter((a) => a !== liveArg);
+// The driver runs from the start with --live, and is switched from the home page's button either way.
 let driver;
-if (liveArg && nets.evm) {
-  const seconds = Number(liveArg.split('=')[1] ?? 4);
-  driver = startLiveDriver({ rpcUrl: nets.evm.url, manifest: nets.evm.manifest, intervalMs: Math.max(1, seconds) * 1000, log: (line) => console.log(line) });
-  console.log(`devnet live   a scenario transaction every ${seconds} s (alice, bob, carol, erin): open one of their wallet pages to watch`);
+if (nets.evm) {
+  const seconds = Math.max(1, Number(liveArg?.split('=')[1] ?? 4) || 4);
+  driver = await startDriverControl({ rpcUrl: nets.evm.url, manifest: nets.evm.manifest, intervalS: seconds, running: !!liveArg, log: (line) => console.log(line) });
+  if (liveArg) console.log(`devnet live   a scenario transaction every ${seconds} s (alice, bob, carol, erin): open one of their wallet pages to watch`);
 } else if (liveArg) {
   console.warn('--live keeps the local EVM devnet moving; this configuration reads another node, so it does nothing.');
 }
@@ -40,7 +41,7 @@ const port = Number(argValue('-p') ?? argValue('--port') ?? process.env.PORT ?? 
 const publicUrl = process.env.PUBLIC_URL || developmentOrigins(port).join(',');
 const next = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'dev', ...nextArgs], {
   stdio: 'inherit',
-  env: { ...process.env, ...nftEnv, NEXT_TELEMETRY_DISABLED: '1', PUBLIC_URL: publicUrl },
+  env: { ...process.env, ...nftEnv, NEXT_TELEMETRY_DISABLED: '1', PUBLIC_URL: publicUrl, ...(driver ? { LANTERN_DEVNET_DRIVER: driver.url } : {}) },
   detached: true, // its own process group, so stopping it also stops its workers
 });
 

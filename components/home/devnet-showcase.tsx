@@ -1,14 +1,17 @@
 import Link from 'next/link';
 import { SHOWCASE_SECOND_CHAIN, SHOWCASE_WALLETS, showcaseVersions, type ShowcaseWallet } from '@/lib/devnet/showcase';
 import { card } from '@/components/ui/card';
+import type { DevnetDriverState } from '@/lib/devnet/driver';
+import { DevnetDriverButton } from './devnet-driver-button';
 
 const walletHref = (w: ShowcaseWallet, chain?: string) => `/wallet/${w.address}${w.tab === 'nfts' ? '/nfts' : ''}${chain ? `?chain=${chain}` : ''}`;
 
 /**
  * The devnet home's "where to click": only rendered when Lantern runs on its embedded devnets. With the
- * second devnet served (`secondChain`), its wallets too, each linked on that chain.
+ * second devnet served (`secondChain`), its wallets too, each linked on that chain. Under `npm run dev`
+ * (`driver`: its live driver's state), a button keeps the devnet moving.
  */
-export function DevnetShowcase({ secondChain }: { secondChain: boolean }) {
+export function DevnetShowcase({ secondChain, driver = null }: { secondChain: boolean; driver?: DevnetDriverState | null }) {
   return (
     <section aria-labelledby="devnet-showcase" className="mt-10">
       <h2 id="devnet-showcase" className="text-lg font-semibold">
@@ -19,6 +22,7 @@ export function DevnetShowcase({ secondChain }: { secondChain: boolean }) {
         {secondChain ? ', a second one (devnet 2, chain 31338) where some of the same wallets are active too,' : ''} and a simulated
         ledger. Each link below opens a page with data.
       </p>
+      {driver && <DevnetDriverButton initial={driver} />}
       <div className="mt-4 grid gap-6 md:grid-cols-2">
         <div className={`${card} p-4`}>
           <h3 className="font-medium">Devnet wallets</h3>

@@ -1,9 +1,11 @@
 'use client';
 
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
+import { clearLiveRows, liveRowsContext, pushLiveRows } from '@/lib/browser/live-rows';
 import { LiveStream, type LiveStreamState } from '@/lib/browser/live-stream';
 import { truncateMiddle } from '@/lib/format';
+import { describeTransaction } from '@/lib/view/tx-view';
 import { LIVE_INSERT_CAP, countWords, isLiveHistoryView, type LiveEventName, type LiveHello, type LiveRemoved, type LiveTx } from '@/lib/view/live';
 
 export interface LivePanelProps {
@@ -22,12 +24,13 @@ const NOTE_MS = 20_000;
 
 /**
  * A wallet page's live bar: the stream's state (live, reconnecting, paused while the tab is in the
- * background, or "updates every N s" where Lantern polls), and what arrived. The rows themselves are the
- * server's: on the first page, newest first, each batch of new rows (one head's) refreshes the page, so
- * the rows, the balance header and the NFTs are read as any page is, and the new rows come in at the top
- * with a short highlight; rows already there keep their place (the browser's scroll anchoring holds them
- * while the person has scrolled into the list). Past LIVE_INSERT_CAP new rows, or on another page or
- * order, the bar offers them instead. A row a reorganisation removed disappears, and the bar says so.
+ * background, or "updates every N s" where Lantern polls), and what arrived. On the first page, newest
+ * first, each batch of new rows (one head's) goes straight into the list the server rendered
+ * (lib/browser/live-rows.ts), described by the same code as every row, at the top with a short
+ * highlight; rows already there keep their place (the browser's scroll anchoring holds them while the
+ * person has scrolled into the list). The balance header and the NFTs are the server's: the page is read
+ * again in the background once the rows are in, never holding them back. Past LIVE_INSERT_CAP new rows,
+ * or on another page or order, the bar offers them instead. A row a reorganisation removed disappears, and the bar says so.
  * Screen readers hear one polite sentence per batch.
  */
 export default function LivePanel({ address, chain, since, view }: LivePanelProps) {
@@ -53,13 +56,30 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
 
   const announce = useCallback((text: string) => setSaid((prev) => (prev === text ? `${text}\u00a0` : text)), []);
 
+  // The balance header (and the NFTs) are the server's: read again in the background, a burst of rows at once,
+  // never before the rows are on screen.
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const refreshSoon = useCallback(() => {
+    clearTimeout(refreshTimer.current);
+    refreshTimer.current = setTimeout(() => startTransition(() => router.refresh()), 150);
+  }, [router]);
+
+  /** Rows held back (past the cap), by hash, to show when asked. */
+  const heldRows = useRef(new Map<string, LiveTx>());
+
   const showNew = useCallback(
-    (hashes: string[]) => {
+    (txs: LiveTx[]) => {
+      const hashes = txs.map((t) => t.hash);
+      const ctx = liveRowsContext();
+      if (ctx) {
+        // Oldest first as they came: the list takes them newest first. Described as the server describes its own.
+        pushLiveRows({ add: [...txs].reverse().map((t) => describeTransaction(t, ctx.address, ctx.chain, ctx.labels, ctx.ensNames)) });
+        refreshSoon();
+      } else router.refresh();
       setHighlight(hashes);
       setTimeout(() => setHighlight((h) => (h === hashes ? [] : h)), HIGHLIGHT_MS);
-      router.refresh();
     },
-    [router],
+    [refreshSoon, router],
   );
 
   const flush = useCallback(() => {
@@ -70,6 +90,10 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
     const gone = [...new Set(removed)].filter(onPage);
     const goneSet = new Set(removed);
     const fresh = [...new Map(tx.map((t) => [t.hash, t])).values()].filter((t) => goneSet.has(t.hash) || !onPage(t.hash));
+    if (removed.length > 0) {
+      for (const h of removed) heldRows.current.delete(h);
+      pushLiveRows({ remove: removed });
+    }
     if (fresh.length === 0 && gone.length === 0 && !gap) return;
     const sentences: string[] = [];
     if (gone.length > 0) {
@@ -88,6 +112,7 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
     const before = heldRef.current;
     const waiting = before === 'many' || gap ? 'many' : [...before, ...fresh.map((t) => t.hash)];
     const hold = () => {
+      for (const t of fresh) heldRows.current.set(t.hash, t);
       heldRef.current = waiting;
       setHeld(waiting);
     };
@@ -96,14 +121,15 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
       if (fresh.length > 0 || gap) sentences.push(`${waiting === 'many' ? 'New transactions' : countWords(waiting.length)} on the first page.`);
     } else if (waiting === 'many' || waiting.length > LIVE_INSERT_CAP || before.length > 0) {
       hold();
-      if (gone.length > 0) router.refresh(); // a removed row must go even while new ones wait
+      if (gone.length > 0) refreshSoon();
       if (fresh.length > 0 || gap) sentences.push(`${waiting === 'many' ? 'New transactions' : countWords(waiting.length)}: use Show to see them.`);
     } else {
       if (fresh.length > 0) sentences.push(`${countWords(fresh.length)}: ${fresh.map((t) => t.summary ?? t.category ?? 'transaction').join('; ')}.`);
-      showNew(fresh.map((t) => t.hash));
+      if (fresh.length > 0) showNew(fresh);
+      else if (gone.length > 0) refreshSoon();
     }
     if (sentences.length > 0) announce(sentences.join(' '));
-  }, [announce, rendered, router, showNew, view]);
+  }, [announce, refreshSoon, rendered, router, showNew, view]);
 
   useEffect(() => {
     const base = `/api/live/wallets/${encodeURIComponent(address)}?chain=${encodeURIComponent(chain)}`;
@@ -132,6 +158,7 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
       clearTimeout(flushTimer.current);
+      clearTimeout(refreshTimer.current);
       stream.close();
     };
     // One stream per mount: a refresh of the page must not reopen it.
@@ -139,10 +166,16 @@ export default function LivePanel({ address, chain, since, view }: LivePanelProp
   }, []);
 
   const showHeld = () => {
-    const hashes = held === 'many' ? [] : held;
+    const txs = held === 'many' ? [] : held.flatMap((h) => heldRows.current.get(h) ?? []);
+    heldRows.current.clear();
     heldRef.current = [];
     setHeld([]);
-    showNew(hashes);
+    // After a gap or a reset the rows were not all sent: the server's first page again, alone.
+    if (held === 'many') {
+      clearLiveRows();
+      router.refresh();
+    }
+    else showNew(txs);
     document.getElementById('history-heading')?.scrollIntoView({ block: 'nearest' });
   };
   const firstPage = () => {

@@ -1,6 +1,7 @@
 'use client';
 
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { mergeLiveRows, useLiveRows } from '@/lib/browser/live-rows';
 import { sameApiView, type HistoryUrlView, type HistoryView } from '@/lib/view/search-params';
 import type { ChainView, EnsNames, InitialHistory, SavedLabels } from '@/lib/view/tx-view';
 import { HistoryBody } from './history-body';
@@ -23,6 +24,8 @@ export interface HistoryListProps {
   otherChains: { name: string; label: string }[];
 }
 
+const NO_LABELS: SavedLabels = {};
+
 // The paging client (react-query and the API client) loads when a person first pages, filters or retries;
 // until then the page shows the rows the server rendered, and nothing else is downloaded for them.
 const LiveHistory = lazy(() => import('./history-live'));
@@ -32,7 +35,7 @@ const LiveHistory = lazy(() => import('./history-live'));
  * (shallowly, history-url.ts) and fetch the page in place from the published API, keeping the previous rows on
  * screen, dimmed, until the next ones arrive.
  */
-export function HistoryList({ address, chain, serverView, serverTime, initial, labels = {}, ensNames, now, otherChains }: HistoryListProps) {
+export function HistoryList({ address, chain, serverView, serverTime, initial, labels = NO_LABELS, ensNames, now, otherChains }: HistoryListProps) {
   const serverUrlView = useMemo(() => ({ ...serverView, time: serverTime }), [serverView, serverTime]);
   const [v, setV] = useHistoryUrl(serverUrlView);
   const [live, setLive] = useState(false);
@@ -40,6 +43,9 @@ export function HistoryList({ address, chain, serverView, serverTime, initial, l
   const [paged, setPaged] = useState(false);
   const common = { address, chain, v, setV, labels, ensNames, now, otherChains, onNavigate: () => setPaged(true), focusOnMount: paged };
   const onServerView = sameApiView(v, serverView);
+  // Rows the live bar streamed in since the render (it hands them over only while this is the first page, newest first).
+  const liveCtx = useMemo(() => ({ address, chain, labels, ensNames }), [address, chain, labels, ensNames]);
+  const liveRows = useLiveRows(liveCtx);
 
   if (live || !onServerView) {
     const page = initial.ok ? { rows: initial.rows, cursor: initial.page.cursor } : undefined;
@@ -53,7 +59,7 @@ export function HistoryList({ address, chain, serverView, serverTime, initial, l
   return (
     <HistoryBody
       {...common}
-      page={initial.ok ? { rows: initial.rows, cursor: initial.page.cursor } : undefined}
+      page={initial.ok ? { rows: mergeLiveRows(initial.rows, liveRows), cursor: initial.page.cursor } : undefined}
       fetching={false}
       stale={false}
       error={initial.ok ? null : initial.error}

@@ -19,6 +19,15 @@ describe('configuration', () => {
     expect(c.rateLimitPerMinute).toBe(300);
   });
 
+  it("takes npm run dev's devnet driver switch in development on its own nodes only, never in production or hosted mode", () => {
+    const url = `http://127.0.0.1:40123/${'ab'.repeat(16)}`;
+    expect(parseConfig({ ...base, NODE_ENV: 'development', LANTERN_DEVNET_DRIVER: url }).devnetDriver).toBe(url);
+    expect(parseConfig({ ...base, NODE_ENV: 'development' }).devnetDriver).toBeNull();
+    expect(parseConfig({ ...base, NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://lantern.example', LANTERN_DEVNET_DRIVER: url }).devnetDriver).toBeNull();
+    expect(parseConfig({ ...base, NODE_ENV: 'development', DATA_API_KEY: 'k'.repeat(40), LANTERN_DEVNET_DRIVER: url }).devnetDriver).toBeNull();
+    expect(() => parseConfig({ ...base, NODE_ENV: 'development', LANTERN_DEVNET_DRIVER: 'http://evil.example/x' })).toThrow(/LANTERN_DEVNET_DRIVER/);
+  });
+
   it('keeps an unfinal tail of 12 blocks, on the devnet too, and shares the head for a second, unless told', () => {
     expect([parseConfig(base).evmReorgDepth, parseConfig(base).evmHeadTtlMs]).toEqual([12, 1000]);
     const c = parseConfig({ ...base, EVM_REORG_DEPTH: '0', EVM_HEAD_TTL_MS: '250' });
