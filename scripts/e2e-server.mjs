@@ -9,6 +9,7 @@
 // The same browser specs run against both. Everything stops when Playwright stops this script.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDevnets } from './lib/devnets.mjs';
@@ -16,11 +17,24 @@ import { freePortsSync } from './lib/free-ports.mjs';
 import { shutdownOnce } from './lib/shutdown.mjs';
 
 // playwright.config.ts passes the ports it chose; run alone, this script chooses free ones and says so.
-// The last two are left closed: A's and B's mainnet and testnet ledger nodes, so those pages fail the
-// same way on every machine (connection refused) instead of depending on whether the public nodes are
+// The last two are closed: A's and B's mainnet and testnet ledger nodes, so those pages fail the
+// same way on every machine (the connection drops) instead of depending on whether the public nodes are
 // reachable. B has a closed port of its own rather than going through A, so what one spec's error pages
 // do to A (its breakers) never reaches another spec through B.
+// A closed port stays closed only while it is held: left unbound, the system may hand it to a server
+// another spec starts (an anvil, a proxy) and the "failing" node answers 404. So each is held by a
+// listener that drops every connection unanswered, as a node that is down would.
 const [freeA, freeB, freeEvm, freeEvm2, freeLedger, freeNft, closedPortA, closedPortB] = freePortsSync(8);
+const deadNodes = await Promise.all(
+  [closedPortA, closedPortB].map(
+    (port) =>
+      new Promise((resolve, reject) => {
+        const s = createServer((socket) => socket.destroy());
+        s.once('error', reject);
+        s.listen(port, '127.0.0.1', () => resolve(s));
+      }),
+  ),
+);
 const portA = Number(process.env.E2E_PORT ?? freeA);
 const portB = Number(process.env.E2E_HOSTED_PORT ?? freeB);
 const evmPort = Number(process.env.E2E_EVM_PORT ?? freeEvm);
@@ -48,6 +62,7 @@ const stop = shutdownOnce(async () => {
     ),
   );
   await nets.stop();
+  for (const s of deadNodes) s.close();
   for (const s of servers) rmSync(s.dataDir, { recursive: true, force: true });
 });
 const a = url(portA);
