@@ -136,7 +136,12 @@ export function ConnectDialog({ options, onClose }: { options: WalletOptions; on
           const r = await connectWithin(config, connector);
           account = { address: r.accounts[0], chainId: r.chainId };
         } catch (e) {
-          return setProblem(walletProblem(e, 'connect'));
+          // wagmi may still be restoring this very connection (a reload just after signing out) and
+          // refuses a second one: the wallet is connected, so sign in with the account it has.
+          if ((e as Error)?.name !== 'ConnectorAlreadyConnectedError') return setProblem(walletProblem(e, 'connect'));
+          const [address] = await connector.getAccounts();
+          if (!address) return setProblem(walletProblem(e, 'connect'));
+          account = { address, chainId: await connector.getChainId() };
         }
       }
       if (connector.id === DEVNET_CONNECTOR_ID && account.address !== devnetAccounts[devnetIndex]?.address) {
