@@ -41,6 +41,10 @@ const envSchema = z.object({
     emptyToUndefined,
     z.coerce.number({ error: 'EVM_HISTORY_WINDOW must be a number of transactions' }).int().min(10).max(100_000).default(1000),
   ),
+  EVM_BACKGROUND_CALLS_PER_SECOND: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: 'EVM_BACKGROUND_CALLS_PER_SECOND must be a number of calls (0: no limit)' }).int().min(0).max(1_000_000).default(400),
+  ),
   EVM_HEAD_TTL_MS: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'EVM_HEAD_TTL_MS must be a number of milliseconds' }).int().min(0).max(60_000).default(1000)),
   EVM_WS_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^wss?$/, error: 'EVM_WS_URL must be a ws:// or wss:// URL' }).optional()),
   EVM_WS_URLS: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -141,6 +145,8 @@ export interface Config {
   evmHeadTtlMs: number;
   /** Transactions per window when a wallet's older history is read in the background (one ots_ page). */
   evmHistoryWindow: number;
+  /** Node calls per second per chain that background reads may make (0: no limit); pages always go first. */
+  evmBackgroundCallsPerSecond: number;
   evmHeadPollMs: number;
   /** Live pages (lib/live): hosted mode polls each watched wallet's first page this often, at least. */
   liveHostedPollS: number;
@@ -240,6 +246,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     evmReorgDepth: e.EVM_REORG_DEPTH,
     evmHeadTtlMs: e.EVM_HEAD_TTL_MS,
     evmHistoryWindow: e.EVM_HISTORY_WINDOW,
+    evmBackgroundCallsPerSecond: e.EVM_BACKGROUND_CALLS_PER_SECOND,
     evmHeadPollMs: e.EVM_HEAD_POLL_MS,
     liveHostedPollS: e.LIVE_HOSTED_POLL_S,
     liveHostedPerMinute: e.LIVE_HOSTED_PER_MINUTE,

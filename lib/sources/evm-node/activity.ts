@@ -97,29 +97,49 @@ const st = (g.__lanternActivity ??= { fresh: new Map(), queue: new Map(), fills:
  * three at once): a person's page never waits behind the node reads of the wallet's older history.
  */
 export async function readingPage<T>(chainId: number, address: string, read: () => Promise<T>): Promise<T> {
-  const key = `${chainId}:${address}`;
-  let r = st.reading.get(key);
-  if (!r) {
-    let done!: () => void;
-    const idle = new Promise<void>((resolve) => (done = resolve));
-    r = { pages: 0, idle, done };
-    st.reading.set(key, r);
-  }
-  r.pages++;
+  // Counted for the wallet and for its chain (`chainId:*`): any wallet's fill on the chain yields to it.
+  const keys = [`${chainId}:${address}`, `${chainId}:*`];
+  const held = keys.map((key) => {
+    let r = st.reading.get(key);
+    if (!r) {
+      let done!: () => void;
+      const idle = new Promise<void>((resolve) => (done = resolve));
+      r = { pages: 0, idle, done };
+      st.reading.set(key, r);
+    }
+    r.pages++;
+    return [key, r] as const;
+  });
   try {
     return await read();
   } finally {
-    if (--r.pages === 0) {
-      st.reading.delete(key);
-      r.done();
+    for (const [key, r] of held) {
+      if (--r.pages === 0) {
+        st.reading.delete(key);
+        r.done();
+      }
     }
     startBackgroundFill(chainId, address);
   }
 }
 
-/** Resolves once no page of the wallet is being read in the foreground in this process. */
+/** The longest a fill waits, before each window, for another wallet's pages on its chain to be read. */
+const YIELD_TO_OTHERS_MS = 2_000;
+
+/**
+ * Resolves once no page of the wallet is being read in the foreground in this process, and no page of
+ * another wallet on the chain either (for at most YIELD_TO_OTHERS_MS: steady traffic slows a fill, never
+ * stops it). A window is a large read (a thousand transactions, their rows written), so one started
+ * beside a person's first visit would slow it, whatever the node-call budget (call-budget.ts) allows.
+ */
 async function pagesIdle(chainId: number, address: string): Promise<void> {
   for (let r = st.reading.get(`${chainId}:${address}`); r; r = st.reading.get(`${chainId}:${address}`)) await r.idle;
+  const deadline = performance.now() + YIELD_TO_OTHERS_MS;
+  for (let r = st.reading.get(`${chainId}:*`); r; r = st.reading.get(`${chainId}:*`)) {
+    const left = deadline - performance.now();
+    if (left <= 0) return;
+    await Promise.race([r.idle, new Promise((t) => setTimeout(t, left))]);
+  }
 }
 
 /** The head and epoch a page of the chain is computed at (the chain checked, chain.ts). */

@@ -4,6 +4,7 @@ import { config } from '@/lib/config';
 import { LanternError } from '@/lib/errors';
 import { BreakerOpenError, asBreakerOpen } from '@/lib/sources/breaker';
 import { evmNode, evmNodeReady, type EvmNode } from '@/lib/sources/evm-nodes';
+import { CallBudget } from './call-budget';
 
 /**
  * The one way this source talks to an EVM node: `rpc(chainId, method, params)` asks the node of that
@@ -69,6 +70,16 @@ export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
   return background.run(true, fn);
 }
 
+const gb = globalThis as unknown as { __lanternCallBudgets?: Map<number, CallBudget> };
+const budgets = (gb.__lanternCallBudgets ??= new Map<number, CallBudget>());
+
+/** The chain's node calls shared between pages and background work (call-budget.ts). */
+export function callBudget(chainId: number): CallBudget {
+  let b = budgets.get(chainId);
+  if (!b) budgets.set(chainId, (b = new CallBudget({ perSecond: config().evmBackgroundCallsPerSecond })));
+  return b;
+}
+
 const RETRIES = 2;
 /** JSON-RPC codes worth another try: unknown, internal error, limit exceeded, rate limited (429, QuickNode's -32007). */
 const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
@@ -85,7 +96,12 @@ export async function rpc<T>(chainId: number, method: string, params: unknown[] 
       // While the node is suspect, each call travels alone: one of them is the probe and the others fail
       // at once, instead of riding in the probe's batch and waiting out its timeout with it.
       const client = s.breaker.state() === 'closed' ? s.batched : s.single;
-      return (await client.request({ method, params } as never, background.getStore() ? BACKGROUND_BATCH : undefined)) as T;
+      const budget = callBudget(chainId);
+      if (background.getStore()) {
+        await budget.background();
+        return (await client.request({ method, params } as never, BACKGROUND_BATCH)) as T;
+      }
+      return await budget.page(() => client.request({ method, params } as never) as Promise<T>);
     } catch (e) {
       const err = mapError(method, e, s);
       if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;
