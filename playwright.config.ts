@@ -35,12 +35,12 @@ export default defineConfig({
     // Specs that bring their own server (wallet-hosted: a stub-backed hosted Lantern; ens: a local ENS;
     // ledger-recorded: a node of recorded mainnet blocks; session-expiry: two servers on one database;
     // live: an anvil it reorganises and a server it restarts; live-devnet2: a second devnet of its own
-    // behind a recording proxy) run once, under `node`; so does the
+    // behind a recording proxy; rows-first: a node whose traces it holds back) run once, under `node`; so does the
     // newcomer's tour of the one site shell, which is the same in both modes; so does `npm run dev` itself
     // (dev-mode: its own devnets and next dev).
     ...(process.env.E2E_BASE_URL
       ? []
-      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer|live|live-devnet2|dev-mode)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
+      : [{ name: 'hosted', testIgnore: /(wallet-hosted|ens|ledger-recorded|session-expiry|newcomer|live|live-devnet2|rows-first|dev-mode)\.spec\.ts/, use: { ...devices['Desktop Chrome'], launchOptions, baseURL: hostedURL } }]),
   ],
   // The devnets and a production server of the app, started and stopped by one script.
   webServer: process.env.E2E_BASE_URL

@@ -108,7 +108,11 @@ export function HistoryBody({
       </div>
 
       <p role="status" className="sr-only">
-        {fetching ? 'Loading transactions…' : page && !error ? `Page ${pageNumber}: ${visible.length} transactions shown.` : ''}
+        {fetching
+          ? 'Loading transactions…'
+          : page && !error
+            ? `Page ${pageNumber}: ${visible.length} transactions shown.${rows.some((r) => r.checking === 'checking') ? ' Checking internal transfers…' : ''}`
+            : ''}
       </p>
       <div className="mt-2" aria-busy={fetching}>
         {error ? (

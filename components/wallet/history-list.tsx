@@ -1,9 +1,10 @@
 'use client';
 
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { mergeLiveRows, useLiveRows } from '@/lib/browser/live-rows';
 import { sameApiView, type HistoryUrlView, type HistoryView } from '@/lib/view/search-params';
-import type { ChainView, EnsNames, InitialHistory, SavedLabels } from '@/lib/view/tx-view';
+import type { HistoryPageWire } from '@/lib/interface/history';
+import type { ChainView, EnsNames, InitialHistory, SavedLabels, TxView } from '@/lib/view/tx-view';
 import { HistoryBody } from './history-body';
 import { useHistoryUrl } from './history-url';
 
@@ -47,23 +48,55 @@ export function HistoryList({ address, chain, serverView, serverTime, initial, l
   const liveCtx = useMemo(() => ({ address, chain, labels, ensNames }), [address, chain, labels, ensNames]);
   const liveRows = useLiveRows(liveCtx);
 
+  // Rows the server read before their internal transfers (first sight) are completed in place: the same
+  // list, each row keeping its state (an open details panel), its internal transfers filled in.
+  const completed = useCompletedFirstPage(address, serverView, chain, labels, ensNames, initial);
+  const first: InitialHistory = completed && completed !== 'failed' ? { ok: true, ...completed } : initial;
   if (live || !onServerView) {
-    const page = initial.ok ? { rows: initial.rows, cursor: initial.page.cursor } : undefined;
+    const page = first.ok ? { rows: first.rows, cursor: first.page.cursor } : undefined;
     return (
       // While the paging client loads, the server's rows stay on screen, dimmed.
       <Suspense fallback={<HistoryBody {...common} page={page} fetching stale={!!page} error={null} onRetry={() => {}} />}>
-        <LiveHistory {...common} initial={initial} serverView={serverView} />
+        <LiveHistory {...common} initial={first} serverView={serverView} liveRows={liveRows} />
       </Suspense>
     );
   }
   return (
     <HistoryBody
       {...common}
-      page={initial.ok ? { rows: mergeLiveRows(initial.rows, liveRows), cursor: initial.page.cursor } : undefined}
+      page={first.ok ? { rows: mergeLiveRows(completed === 'failed' ? notChecked(first.rows) : first.rows, liveRows), cursor: first.page.cursor } : undefined}
       fetching={false}
       stale={false}
       error={initial.ok ? null : initial.error}
       onRetry={() => setLive(true)}
     />
   );
+}
+
+/** Rows whose internal transfers could not be read after all say so. */
+const notChecked = (rows: TxView[]): TxView[] => rows.map((r) => (r.checking ? { ...r, checking: 'failed' as const } : r));
+
+/** The complete first page once fetched (null until then, or when the server's rows were complete already). */
+function useCompletedFirstPage(
+  address: string,
+  view: HistoryView,
+  chain: ChainView,
+  labels: SavedLabels,
+  ensNames: EnsNames | undefined,
+  initial: InitialHistory,
+): { page: HistoryPageWire; rows: TxView[] } | 'failed' | null {
+  const [done, setDone] = useState<{ page: HistoryPageWire; rows: TxView[] } | 'failed' | null>(null);
+  const pending = initial.ok && !!initial.pending;
+  useEffect(() => {
+    if (!pending) return;
+    const ac = new AbortController();
+    import('./history-complete')
+      .then((m) => m.completeFirstPage(address, view, chain, labels, ensNames, ac.signal))
+      .then(
+        (r) => setDone(r),
+        () => !ac.signal.aborted && setDone('failed'),
+      );
+    return () => ac.abort();
+  }, [pending, address, view, chain, labels, ensNames]);
+  return pending ? done : null;
 }

@@ -65,6 +65,12 @@ export function HistoryRow({ tx, chain, time, now }: { tx: TxView; chain: ChainV
             ))
           )}
           {more > 0 && <span className="block text-xs text-ink-muted">+{more} more</span>}
+          {tx.checking && (
+            // One line where an internal transfer would show, so the row keeps its height when they come.
+            <span className="block whitespace-nowrap text-sm text-ink-muted" data-role="checking" data-state={tx.checking}>
+              {tx.checking === 'checking' ? 'checking internal transfers…' : 'internal transfers not checked'}
+            </span>
+          )}
           {tx.feePaidByWallet && tx.fee && (
             <span className="block text-xs text-ink-muted" data-role="fee">
               fee <Amount value={tx.fee} symbol={chain.symbol} />

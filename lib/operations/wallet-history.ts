@@ -55,12 +55,31 @@ async function plan(address: string, query: HistoryQuery) {
     });
     return outer.value;
   };
-  return { serve };
+  // A first sight (the wallet page), where the source can answer before it has read internal transfers.
+  const quick = s.kind === 'node' ? () => s.history.history(address, chain, query, { traces: 'later' }) : null;
+  return { serve, quick };
 }
 
 /** Wallet history from the source lib/sources picked (the hosted data API, or Lantern's own EVM node source). */
 export async function getWalletHistory(address: string, query: HistoryQuery): Promise<HistoryPage> {
   return (await plan(address, query)).serve('', (page) => page);
+}
+
+/**
+ * The first page a wallet page shows: the complete page when it is cached or read as fast, else the rows
+ * as soon as the node's cheapest reads give them (transactions, receipts, logs), each row whose internal
+ * transfers are still being read marked `internal_pending`, while the complete page goes on being read
+ * and cached for the browser's next request (issue 22: rows first, details after). `complete` says which.
+ * Never for the published API: its callers cannot take partial rows.
+ */
+export async function getWalletHistoryFirstSight(address: string, query: HistoryQuery): Promise<{ page: HistoryPage; complete: boolean }> {
+  const p = await plan(address, query);
+  const full = p.serve('', (page) => page).then((page) => ({ page, complete: true }));
+  if (!p.quick) return full;
+  full.catch(() => undefined);
+  const quick = p.quick().then((page) => ({ page, complete: !page.result.some((t) => (t as { internal_pending?: unknown }).internal_pending === true) }));
+  // A failed quick read leaves the answer to the complete one (which says what went wrong, if it fails too).
+  return Promise.race([full, quick.catch(() => full)]);
 }
 
 /** The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation. */

@@ -4,7 +4,7 @@ import { historyQuerySchema, serializeHistoryPage } from '@/lib/interface/histor
 import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { liveStart, liveStartAfter } from '@/lib/operations/live';
 import { reverseNames } from '@/lib/operations/names';
-import { getWalletHistory, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
+import { getWalletHistoryFirstSight, historyCoverage, historyStillIndexing } from '@/lib/operations/wallet-history';
 import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
 import { describeTransaction, type ChainView, type EnsNames, type InitialHistory, type SavedLabels } from '@/lib/view/tx-view';
 import { renderTime, toErrorInfo } from './page';
@@ -34,8 +34,9 @@ export async function loadHistoryFirstPage(address: string, view: HistoryView, c
     // The same validation as the published API, so a bad URL reads exactly like a bad API call.
     const parsed = historyQuerySchema.safeParse(historyApiQuery(view));
     if (!parsed.success) throw zodToBadParameter(parsed.error);
-    const page = serializeHistoryPage(await getWalletHistory(address, parsed.data));
-    initial = { ok: true, page, rows: [] };
+    // Rows first: internal transfers the node is still tracing are fetched by the browser after (history-live.tsx).
+    const first = await getWalletHistoryFirstSight(address, parsed.data);
+    initial = { ok: true, page: serializeHistoryPage(first.page), rows: [], ...(first.complete ? {} : { pending: true }) };
   } catch (e) {
     initial = { ok: false, error: await toErrorInfo(e) };
   }

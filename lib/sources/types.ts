@@ -82,7 +82,12 @@ export interface HistoryCoverage {
 }
 
 export interface WalletHistorySource {
-  history(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage>;
+  /**
+   * `traces: 'later'` (a wallet page's first sight only; never the published API, whose callers cannot
+   * take partial rows): a source may answer before it has read internal transfers, marking each such row
+   * `internal_pending: true`. A source that cannot ignores it and answers complete rows.
+   */
+  history(address: string, chain: Chain, query: HistoryQuery, opts?: { traces?: 'later' }): Promise<HistoryPage>;
   /** What this source's histories (of the chain it was picked for) can hold, known within `ms`; null when the source does not say (hosted). */
   coverage(ms: number): Promise<HistoryCoverage | null>;
 }

@@ -75,13 +75,21 @@ export interface TxView {
   from: string;
   to: string | null;
   nonce: string | null;
+  /**
+   * A first sight's row whose internal transfers are still being read (the source said
+   * `internal_pending`): 'checking' until the complete row replaces it; 'failed' when that read failed.
+   */
+  checking: false | 'checking' | 'failed';
 }
 
 /**
  * The first page as the server read it (the paging client's seed) and described it (what the list shows:
  * the browser does not download the describing code until a person pages).
  */
-export type InitialHistory = { ok: true; page: HistoryPageWire; rows: TxView[] } | { ok: false; error: ErrorInfo };
+export type InitialHistory =
+  /** `pending`: the rows were read before their internal transfers (first sight); the browser fetches the complete page. */
+  | { ok: true; page: HistoryPageWire; rows: TxView[]; pending?: boolean }
+  | { ok: false; error: ErrorInfo };
 
 type Flag = boolean | string | null | undefined;
 const flag = (v: Flag) => v === true || v === 'true';
@@ -295,6 +303,7 @@ export function describeTransaction(tx: WireTransaction, wallet: string, chain: 
     from: tx.from_address,
     to: tx.to_address ?? null,
     nonce: tx.nonce ?? null,
+    checking: (tx as { internal_pending?: unknown }).internal_pending === true ? 'checking' : false,
   };
 }
 

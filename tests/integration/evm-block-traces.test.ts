@@ -99,6 +99,53 @@ describe('internal transfers traced per block', { shuffle: false }, () => {
     await anvil?.stop();
   });
 
+  it('rows first: the wallet page shows the rows while their block trace is still being read, marked so; the published API waits and answers complete rows', async () => {
+    const proxy: RpcProxy = await startRpcProxy(anvil.url);
+    // The shared block's trace is held: the page's internal transfers cannot be known until it is let go.
+    proxy.hold = (c) => c.method === 'trace_block' && Number(c.params[0]) === shared.block;
+    const lantern = await startLantern({ EVM_RPC_URL: proxy.url, UPSTREAM_CACHE: 'off' });
+    try {
+      // The published API asked while the trace is held must not answer partial rows.
+      let apiAnswered = false;
+      const api = firstPage(lantern).then((page) => ((apiAnswered = true), page));
+      // The wallet page streams its rows without waiting for the trace: read until they are there.
+      const res = await fetch(`${lantern.url}/wallet/${wallet}`);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let html = '';
+      // The list, whole: up to the end of the ordered list that holds the rows.
+      const listRead = () => html.includes('data-tx-hash=') && html.indexOf('</ol>', html.indexOf('data-tx-hash=')) > 0;
+      while (!listRead()) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        html += decoder.decode(value, { stream: true });
+      }
+      await reader.cancel();
+      // Every contract call of the held block says it is checking; the plain transfer (no code ran) never
+      // does; the lone call (its own trace, not held) may or may not be done by then.
+      const checking = [...html.matchAll(/data-tx-hash="(0x[0-9a-f]+)"[\s\S]*?(?=data-tx-hash=|$)/g)]
+        .filter((m) => m[0].includes('data-role="checking"'))
+        .map((m) => m[1]!.toLowerCase());
+      expect(checking.filter((h) => h !== lone.toLowerCase()).sort(), html.slice(-3000)).toEqual(shared.hashes.map((h) => h.toLowerCase()).sort());
+      expect(html).toContain(`data-tx-hash="${plain.toLowerCase()}"`);
+      expect(checking).not.toContain(plain.toLowerCase());
+      expect(proxy.held).toBeGreaterThan(0);
+      expect(apiAnswered).toBe(false);
+
+      proxy.release();
+      const page = await api;
+      expect(page.some((t) => 'internal_pending' in t)).toBe(false);
+      for (const t of page) expect(shown(t), t.hash).toEqual(await oracleInternal(t.hash));
+      expect(page.flatMap(shown).length).toBe(7);
+      // The block was traced once, for the page and the API together.
+      expect(proxy.calls.filter((c) => c.method === 'trace_block' && Number(c.params[0]) === shared.block).length).toBe(1);
+    } finally {
+      proxy.release();
+      await lantern.stop();
+      await proxy.stop();
+    }
+  }, 180_000);
+
   for (const kind of ['trace_', 'debug_'] as const) {
     it(`${kind === 'trace_' ? 'trace_block' : 'debug_traceBlockByNumber (Geth-like: no trace_)'}: one block trace, the oracle's transfers`, async () => {
       const proxy: RpcProxy = await startRpcProxy(anvil.url);

@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * Per chain, the node's calls shared between pages and background work (a wallet's older history, an NFT
  * resync). A background read of a 10,000-transaction wallet can make thousands of calls in the second

@@ -27,7 +27,7 @@ import { devnetLabel } from '@/lib/devnet/scenario-labels';
 const DEFAULT_LIMIT = 100;
 const MAX_BLOCK = Number.MAX_SAFE_INTEGER;
 
-export async function nodeWalletHistory(address: string, chain: Chain, query: HistoryQuery): Promise<HistoryPage> {
+export async function nodeWalletHistory(address: string, chain: Chain, query: HistoryQuery, opts: { traces?: 'later' } = {}): Promise<HistoryPage> {
   const wallet = address.toLowerCase();
   const limit = query.limit ?? DEFAULT_LIMIT;
   const range = resolveHistoryRange(query);
@@ -50,21 +50,30 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   const fromBlock = range.fromBlock ?? (range.fromDate ? await firstBlockAtOrAfter(chain.id, range.fromDate, head) : 0);
   const toBlock = Math.min(range.toBlock ?? (range.toDate ? await lastBlockAtOrBefore(chain.id, range.toDate, head) : MAX_BLOCK), head);
 
-  if (tokens.length > 0) return tokenPage(chain, wallet, query, { tokens, fromBlock, toBlock, after, binding, limit });
+  if (tokens.length > 0) return tokenPage(chain, wallet, query, { tokens, fromBlock, toBlock, after, binding, limit, traces: opts.traces });
 
   // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
   // rest is read in the background once the page has read what it shows (its traces above all).
   return readingPage(chain.id, wallet, async () => {
     await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
-    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit });
+    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces });
   });
+}
+
+interface PageArgs {
+  fromBlock: number;
+  toBlock: number;
+  after: { block: number; index: number; page: number } | undefined;
+  binding: string;
+  limit: number;
+  traces: 'later' | undefined;
 }
 
 async function readPage(
   chain: Chain,
   wallet: string,
   query: HistoryQuery,
-  { at, fromBlock, toBlock, after, binding, limit }: { at: { head: number }; fromBlock: number; toBlock: number; after: { block: number; index: number; page: number } | undefined; binding: string; limit: number },
+  { at, fromBlock, toBlock, after, binding, limit, traces }: PageArgs & { at: { head: number } },
 ) {
   const head = at.head;
   const desc = query.order === 'DESC';
@@ -83,7 +92,7 @@ async function readPage(
     params,
   );
   const pageRows = rows.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageRows.map((r) => r.tx_hash), head - reorgDepth());
+  const facts = await txFactsMany(chain.id, pageRows.map((r) => r.tx_hash), head - reorgDepth(), { traces });
   const txs = pageRows.map((r) => facts.get(r.tx_hash)!);
   const result = await render(chain, wallet, txs, query);
   const last = pageRows[pageRows.length - 1];
@@ -108,7 +117,7 @@ async function tokenPage(
   chain: Chain,
   wallet: string,
   query: HistoryQuery,
-  { tokens, fromBlock, toBlock, after, binding, limit }: { tokens: string[]; fromBlock: number; toBlock: number; after: { block: number; index: number; page: number } | undefined; binding: string; limit: number },
+  { tokens, fromBlock, toBlock, after, binding, limit, traces }: PageArgs & { tokens: string[] },
 ): Promise<HistoryPage> {
   const at = await walletLogs(chain, wallet);
   const desc = query.order === 'DESC';
@@ -143,7 +152,7 @@ async function tokenPage(
     .sort(compare)
     .slice(0, limit + 1);
   const pageHits = hits.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageHits.map((h) => h.hash), at.head - reorgDepth());
+  const facts = await txFactsMany(chain.id, pageHits.map((h) => h.hash), at.head - reorgDepth(), { traces });
   const result = await render(chain, wallet, pageHits.map((h) => facts.get(h.hash)!), query);
   const last = pageHits[pageHits.length - 1];
   const page = after ? after.page : 1;
@@ -348,6 +357,8 @@ function renderTx(
     summary,
     method_label: label,
     transaction_fee: formatUnits(fee, native.decimals),
+    // Its internal transfers are still being read (a first sight's page: txFactsMany's traces 'later').
+    ...(t.calls === undefined ? { internal_pending: true } : {}),
   };
   return tx;
 }

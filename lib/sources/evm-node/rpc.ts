@@ -11,7 +11,7 @@ import { CallBudget } from './call-budget';
  * chain (lib/sources/evm-nodes.ts: one node per chain, checked against the chain it is named for), with
  * viem's public client over HTTP: a timeout, a bounded retry and JSON-RPC batching (calls made in the
  * same tick travel in one HTTP request). Every HTTP request goes through that node's breaker (a batch is
- * one request, so one probe). Errors become LanternErrors that never carry the RPC URL (it often holds a
+ * one request, so one probe; a slow call may travel `alone`). Errors become LanternErrors that never carry the RPC URL (it often holds a
  * provider key). The chain is always an argument: nothing chooses a node implicitly.
  */
 
@@ -89,13 +89,15 @@ const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
  * A dropped connection or a transient node error is tried twice more (100, 200 ms apart); a timeout
  * never is, and nothing is once the breaker is open.
  */
-export async function rpc<T>(chainId: number, method: string, params: unknown[] = []): Promise<T> {
+export async function rpc<T>(chainId: number, method: string, params: unknown[] = [], opts: { alone?: boolean } = {}): Promise<T> {
   const s = await evmNode(chainId);
   for (let attempt = 0; ; attempt++) {
     try {
       // While the node is suspect, each call travels alone: one of them is the probe and the others fail
       // at once, instead of riding in the probe's batch and waiting out its timeout with it.
-      const client = s.breaker.state() === 'closed' ? s.batched : s.single;
+      // `alone`: a slow call (a trace) in a batch would hold back the quick calls sent beside it, since a
+      // batch is answered as a whole; it travels in its own request.
+      const client = s.breaker.state() === 'closed' && !opts.alone ? s.batched : s.single;
       const budget = callBudget(chainId);
       if (background.getStore()) {
         await budget.background();

@@ -33,8 +33,11 @@ export interface TxFacts {
   contractAddress: string | null;
   erc20: Erc20Move[];
   nft: NftMove[];
-  /** Calls below the top level, in execution order; null when the node offers no tracer. */
-  calls: CallFrame[] | null;
+  /**
+   * Calls below the top level, in execution order; null when the node offers no tracer; undefined while
+   * they are still being read (a first sight's page, see txFactsMany): never kept so.
+   */
+  calls?: CallFrame[] | null;
 }
 
 const MEMORY_MAX = 20_000;
@@ -54,8 +57,16 @@ function remember(chainId: number, f: TxFacts) {
   memory.set(`${chainId}:${f.hash}`, f);
 }
 
-/** Facts of these transactions, in no particular order. Blocks up to `finalBlock` are cached for good. */
-export async function txFactsMany(chainId: number, hashes: string[], finalBlock: number): Promise<Map<string, TxFacts>> {
+/**
+ * Facts of these transactions, in no particular order. Blocks up to `finalBlock` are cached for good.
+ *
+ * `traces: 'later'` (a wallet page's first sight, issue 22): the facts are answered once the
+ * transactions, receipts and block times are read, with `calls: undefined` on those that ran code; their
+ * traces go on being read, and the complete facts are kept as usual, so the complete page asked next
+ * (the published API, the browser's follow-up) waits only for what is left. A transaction being read
+ * is read once, whoever asks for it meanwhile.
+ */
+export async function txFactsMany(chainId: number, hashes: string[], finalBlock: number, opts: { traces?: 'now' | 'later' } = {}): Promise<Map<string, TxFacts>> {
   const out = new Map<string, TxFacts>();
   let missing = hashes.filter((h) => {
     const m = memory.get(`${chainId}:${h}`);
@@ -72,27 +83,61 @@ export async function txFactsMany(chainId: number, hashes: string[], finalBlock:
   }
   missing = missing.filter((h) => !out.has(h));
   if (missing.length === 0) return out;
-  const read = await Promise.all(missing.map((h) => readTx(chainId, h)));
-  // A trace replays the block up to the transaction, the dearest read of a page: only where code ran,
-  // and one per block where several of these transactions share one.
-  const [calls, times] = await Promise.all([
-    traceMany(chainId, read.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)),
-    Promise.all(read.map((r) => blockTimestamp(chainId, Number(r.tx.blockNumber)))),
-  ]);
-  const fetched = read.map((r, i) => toFacts(r, times[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
-  const final = fetched.filter((f) => f.blockNumber <= finalBlock);
-  if (final.length > 0) {
-    const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-    await d.query(
-      `INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`,
-      [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])],
-    );
-  }
-  for (const f of fetched) {
-    if (f.blockNumber <= finalBlock) remember(chainId, f);
-    out.set(f.hash, f);
-  }
+  // Those another caller is reading already, and the rest, read now (once, for everyone).
+  const toRead = missing.filter((h) => !reads.has(`${chainId}:${h}`));
+  if (toRead.length > 0) startReading(chainId, toRead, finalBlock);
+  const mine = missing.map((h) => reads.get(`${chainId}:${h}`)!);
+  const got = await Promise.all(mine.map((r) => (opts.traces === 'later' ? r.partial : r.complete)));
+  for (const f of got) out.set(f.hash, f);
   return out;
+}
+
+/**
+ * Transactions being read from the node (their facts without traces first, then complete) and blocks
+ * being traced: on globalThis, so the route bundles (the published API, the wallet page) share one read.
+ */
+const gr = globalThis as unknown as {
+  __lanternTxReads?: Map<string, { partial: Promise<TxFacts>; complete: Promise<TxFacts> }>;
+  __lanternBlockTraces?: Map<string, Promise<Map<string, CallFrame[]> | null>>;
+};
+const reads = (gr.__lanternTxReads ??= new Map());
+
+function startReading(chainId: number, hashes: string[], finalBlock: number): void {
+  const read = Promise.all(hashes.map((h) => readTx(chainId, h)));
+  const times = read.then((rs) => Promise.all(rs.map((r) => blockTimestamp(chainId, Number(r.tx.blockNumber)))));
+  const partial = Promise.all([read, times]).then(([rs, ts]) => rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : undefined)));
+  const complete = (async () => {
+    const rs = await read;
+    // A trace replays the block up to the transaction, the dearest read of a page: only where code ran,
+    // and one per block where several of these transactions share one.
+    const [calls, ts] = await Promise.all([traceMany(chainId, rs.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)), times]);
+    const fetched = rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
+    const final = fetched.filter((f) => f.blockNumber <= finalBlock);
+    if (final.length > 0) {
+      const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+      await (await db()).query(
+        `INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`,
+        [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])],
+      );
+      for (const f of final) remember(chainId, f);
+    }
+    return fetched;
+  })();
+  // Nobody may be waiting for the complete facts (a first sight's page already answered): never unhandled.
+  complete.catch(() => undefined);
+  const done = complete.finally(() => {
+    for (const h of hashes) if (reads.get(`${chainId}:${h}`)?.complete === byHash.get(h)) reads.delete(`${chainId}:${h}`);
+  });
+  done.catch(() => undefined);
+  const pick = (list: Promise<TxFacts[]>, h: string) => list.then((fs) => fs.find((f) => f.hash === h.toLowerCase())!);
+  const byHash = new Map(hashes.map((h) => [h, pick(complete, h)] as const));
+  for (const h of hashes) {
+    const c = byHash.get(h)!;
+    c.catch(() => undefined);
+    const p = pick(partial, h);
+    p.catch(() => undefined);
+    reads.set(`${chainId}:${h}`, { partial: p, complete: c });
+  }
 }
 
 interface RpcTx {
@@ -112,7 +157,7 @@ async function readTx(chainId: number, hash: string): Promise<{ tx: RpcTx; recei
   return { tx, receipt };
 }
 
-function toFacts({ tx, receipt }: { tx: RpcTx; receipt: RpcReceipt }, timestamp: number, calls: CallFrame[] | null): TxFacts {
+function toFacts({ tx, receipt }: { tx: RpcTx; receipt: RpcReceipt }, timestamp: number, calls: CallFrame[] | null | undefined): TxFacts {
   const blockNumber = Number(tx.blockNumber);
   const erc20: Erc20Move[] = [];
   const nft: NftMove[] = [];
@@ -222,8 +267,8 @@ async function traceTx(chainId: number, hash: string): Promise<CallFrame[] | nul
     if (t === null) return null;
     const method = t === 'debug_traceBlockByNumber' ? 'debug_traceTransaction' : 'trace_transaction';
     try {
-      if (method === 'debug_traceTransaction') return fromCallTrace(await rpc<CallTrace>(chainId, method, [hash, { tracer: 'callTracer' }]));
-      return fromParityTraces(await rpc<ParityTrace[]>(chainId, method, [hash]));
+      if (method === 'debug_traceTransaction') return fromCallTrace(await rpc<CallTrace>(chainId, method, [hash, { tracer: 'callTracer' }], { alone: true }));
+      return fromParityTraces(await rpc<ParityTrace[]>(chainId, method, [hash], { alone: true }));
     } catch (e) {
       if (!(e instanceof RpcMethodError && e.unsupported)) throw e;
       markUnsupported(chainId, method);
@@ -246,7 +291,7 @@ function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]
   }
   return reading;
 }
-const blockTraces = new Map<string, Promise<Map<string, CallFrame[]> | null>>();
+const blockTraces = (gr.__lanternBlockTraces ??= new Map());
 
 async function readBlockTrace(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
   for (;;) {
@@ -255,7 +300,7 @@ async function readBlockTrace(chainId: number, n: number): Promise<Map<string, C
     const out = new Map<string, CallFrame[]>();
     try {
       if (method === 'debug_traceBlockByNumber') {
-        const list = await rpc<{ txHash?: string; result?: CallTrace; error?: string }[]>(chainId, method, [hexNum(n), { tracer: 'callTracer' }]);
+        const list = await rpc<{ txHash?: string; result?: CallTrace; error?: string }[]>(chainId, method, [hexNum(n), { tracer: 'callTracer' }], { alone: true });
         // Nodes that do not name each result's transaction answer in block order.
         const hashes = list.some((r) => !r.txHash) ? await blockTxHashes(chainId, n) : null;
         for (const [i, r] of list.entries()) {
@@ -265,7 +310,7 @@ async function readBlockTrace(chainId: number, n: number): Promise<Map<string, C
         }
       } else {
         const byTx = new Map<string, ParityTrace[]>();
-        for (const t of await rpc<ParityTrace[]>(chainId, method, [hexNum(n)])) {
+        for (const t of await rpc<ParityTrace[]>(chainId, method, [hexNum(n)], { alone: true })) {
           // Block rewards belong to no transaction.
           if (!t.transactionHash) continue;
           const h = t.transactionHash.toLowerCase();
