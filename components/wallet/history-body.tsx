@@ -1,7 +1,7 @@
 'use client';
 
 import { usePathname } from 'next/navigation';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { historyViewHref, type HistoryUrlView, type HistoryView } from '@/lib/view/search-params';
 import type { SetHistoryView } from './history-url';
@@ -9,9 +9,11 @@ import type { ChainView, EnsNames, SavedLabels, TxView } from '@/lib/view/tx-vie
 import { card } from '@/components/ui/card';
 import { PageNumber, Pager, PagerLink } from '@/components/ui/pager';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
 import { HistoryRow } from './history-row';
 import { HistorySkeleton } from './skeletons';
+
+// The error wording (every code's title and advice) loads only when a page has an error to show.
+const ErrorState = lazy(() => import('@/components/ui/error-state').then((m) => ({ default: m.ErrorState })));
 
 export type UrlView = HistoryUrlView;
 
@@ -116,11 +118,13 @@ export function HistoryBody({
       </p>
       <div className="mt-2" aria-busy={fetching}>
         {error ? (
-          <ErrorState
-            error={error}
-            onRetry={onRetry}
-            resetHref={error.code === 'invalid_parameter' || error.code === 'upstream_bad_request' ? pathname : undefined}
-          />
+          <Suspense fallback={<HistorySkeleton />}>
+            <ErrorState
+              error={error}
+              onRetry={onRetry}
+              resetHref={error.code === 'invalid_parameter' || error.code === 'upstream_bad_request' ? pathname : undefined}
+            />
+          </Suspense>
         ) : !page ? (
           <HistorySkeleton />
         ) : rows.length === 0 ? (
