@@ -4,6 +4,7 @@ import { encodeDeployData, encodeFunctionData, getAddress, type Abi, type Hex } 
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 import { freePort } from '../tests/support/ports';
+import { receiptOf, rpcClient, type Rpc } from '../tests/support/foreign-chain';
 import { startRpcProxy, type RpcProxy } from '../tests/support/rpc-proxy';
 import { expectAccessible, setView } from './wallet-support';
 
@@ -25,22 +26,9 @@ let wallet: Hex;
 let calls: Hex[];
 let block: number;
 
-let rpcId = 1;
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
-async function receipt(hash: Hex): Promise<{ blockNumber: Hex; contractAddress: Hex | null }> {
-  for (let i = 0; i < 200; i++) {
-    const r = await rpc<{ blockNumber: Hex; contractAddress: Hex | null } | null>('eth_getTransactionReceipt', [hash]);
-    if (r) return r;
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  throw new Error(`${hash} was not mined`);
-}
+let node: Rpc;
+const rpc = <T>(method: string, params: unknown[] = []) => node.call(method, params) as Promise<T>;
+const receipt = (hash: Hex) => receiptOf(node, hash);
 
 interface Frame { type: string; value?: Hex; error?: string; calls?: Frame[] }
 /** Internal value transfers of a transaction, from the node's own trace of it. */
@@ -58,6 +46,7 @@ async function internalTransfers(hash: Hex): Promise<number> {
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   anvil = await spawnAnvil({ port: await freePort(), args: ['--accounts', '8'] });
+  node = rpcClient(anvil.url);
   const [deployer, w, ...rest] = await rpc<Hex[]>('eth_accounts');
   wallet = getAddress(w!);
   const multiSend = (await receipt(await rpc<Hex>('eth_sendTransaction', [{ from: deployer, data: encodeDeployData({ abi: art.abi, bytecode: art.bytecode }), gas: '0x4c4b40' }]))).contractAddress!;

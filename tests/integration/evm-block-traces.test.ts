@@ -3,7 +3,7 @@ import { encodeDeployData, encodeFunctionData, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { historyPageSchema, type WalletTransaction } from '../../lib/interface/history';
-import { rpcClient, type Rpc } from '../support/foreign-chain';
+import { receiptOf, rpcClient, type Rpc } from '../support/foreign-chain';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
 import { NODE_KINDS, startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
@@ -26,15 +26,7 @@ let lone: string;
 let plain: string;
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
 
-/** The receipt, once the node has mined the transaction. */
-async function receipt(hash: string): Promise<{ blockNumber: Hex; status: Hex; contractAddress: string | null }> {
-  for (let i = 0; i < 200; i++) {
-    const r = (await rpc.call('eth_getTransactionReceipt', [hash])) as { blockNumber: Hex; status: Hex; contractAddress: string | null } | null;
-    if (r) return r;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`${hash} was not mined`);
-}
+const receipt = (hash: string) => receiptOf(rpc, hash);
 
 /** Value that moved below the top level, from the node's own trace of the transaction alone. */
 async function oracleInternal(hash: string): Promise<string[]> {

@@ -47,6 +47,16 @@ export function rpcClient(url: string): Rpc {
     },
   };
 }
+
+/** A transaction's receipt once the node has mined it (waits for that, up to 10 s). */
+export async function receiptOf<R = { blockNumber: `0x${string}`; status: `0x${string}`; contractAddress: `0x${string}` | null }>(rpc: Rpc, hash: string): Promise<R> {
+  for (let i = 0; i < 200; i++) {
+    const r = (await rpc.call('eth_getTransactionReceipt', [hash])) as R | null;
+    if (r) return r;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`${hash} was not mined`);
+}
 type Address = `0x${string}`;
 
 export interface ForeignChain {
