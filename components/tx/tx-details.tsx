@@ -3,7 +3,7 @@ import { formatUnits, formatUtc } from '@/lib/format';
 import type { TxPageData } from '@/lib/server/tx-page';
 import { fee, nativeMoves, tokenMoves } from '@/lib/view/tx-page';
 import { rawText, shownArgs } from '@/lib/view/tx-receipt';
-import { statusWord } from '@/lib/view/tx-view';
+import { statusWord } from '@/lib/view/tx-status';
 import { ArgsList, RawDetails } from './tx-args';
 import { TxLogs } from './tx-logs';
 import { TxCalls } from './tx-calls';

@@ -2,7 +2,8 @@
 
 import Link from 'next/link';
 import { formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
-import { statusWord, type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
+import { type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
+import { statusWord } from '@/lib/view/tx-status';
 import { Amount } from '@/components/ui/amount';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Hash } from '@/components/ui/hash';

@@ -142,11 +142,6 @@ function enrich(p: Party, tx: WireTransaction, names: Names): Party {
   return p;
 }
 
-/** A transaction's status in words, the same on the history row and the transaction page. */
-export function statusWord(failed: boolean): string {
-  return failed ? 'Failed (reverted)' : 'Succeeded';
-}
-
 /** ENS is the last resort: applied once every label the transaction itself carries was tried. */
 function withEns(p: Party | null, names: Names): Party | null {
   if (!p || p.label || !p.address || p.special === 'mint' || p.special === 'burn') return p;

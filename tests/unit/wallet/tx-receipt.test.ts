@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawText, shownArgs } from '../../../lib/view/tx-receipt';
 import type { ReadableName } from '../../../lib/view/tx-readable';
-import { statusWord } from '../../../lib/view/tx-view';
+import { statusWord } from '../../../lib/view/tx-status';
 
 // The transaction page's receipt view (lib/view/tx-receipt.ts): which arguments read as addresses and as
 // token amounts, and the raw form kept one click away.
