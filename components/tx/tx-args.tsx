@@ -7,7 +7,7 @@ type Ctx = { chain: ChainView; labels: SavedLabels };
 /** One argument's value as a receipt shows it: an address named and linked, an amount in its token's units, else as decoded. */
 export function ArgValue({ arg, chain, labels }: { arg: ShownArg } & Ctx) {
   if (arg.components) return <>({<ArgsInline args={arg.components} chain={chain} labels={labels} />})</>;
-  if (arg.kind === 'address') return <TxParty address={arg.raw.toLowerCase()} chain={chain} labels={labels} />;
+  if (arg.kind === 'address') return <TxParty address={arg.raw.toLowerCase()} chain={chain} labels={labels} inText />;
   if (arg.kind === 'amount') return <span title={`${arg.raw} (base units)`}>{arg.amount}</span>;
   return <span className="break-all">{arg.raw}</span>;
 }
