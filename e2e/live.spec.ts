@@ -237,7 +237,7 @@ test('a pending transaction’s page shows it mined by itself', async ({ page })
   } finally {
     await rpc('evm_setAutomine', [true]);
   }
-  await expect(page.getByTestId('tx-status')).toHaveText('Success', { timeout: 10_000 });
+  await expect(page.getByTestId('tx-status')).toHaveText('Succeeded', { timeout: 10_000 });
   await expect(page.getByTestId('tx-block')).toHaveText(String(Number(await rpc<Hex>('eth_blockNumber'))));
   expect(await sameDocument(page)).toBe(true);
 });

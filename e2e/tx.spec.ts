@@ -13,9 +13,9 @@ import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, set
  * token contracts' symbol and decimals), decoded here with viem: never with Lantern's own answers.
  */
 const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT}`; // chosen by playwright.config.ts
-interface ScenarioTx { hash: string; kind: string }
+interface ScenarioTx { hash: string; kind: string; from: string; note: string; parties: string[] }
 const transactions: ScenarioTx[] = JSON.parse(readFileSync(path.resolve('devnet/evm/scenario.json'), 'utf8')).transactions;
-const KINDS: [string, string][] = [
+const KINDS: [string, string, RegExp?][] = [
   ['send', 'eth_send'],
   ['token send', 'erc20_transfer'],
   ['swap', 'swap'],
@@ -23,7 +23,15 @@ const KINDS: [string, string][] = [
   ['contract creation', 'deploy'],
   ['reverted', 'revert'],
   ['internal fan-out', 'multisend'],
+  // A Safe-style smart wallet's `execute(target, value, data)` moving USDC: the wallet's call, the token's.
+  ['smart wallet execute', 'wallet_execute', /sends USDC/],
 ];
+
+/** Of the scenario's transactions of `kind`, the one with the fewest later transactions of its sender: its row is on the first page. */
+function pick(kind: string, note?: RegExp): ScenarioTx {
+  const later = (t: ScenarioTx) => transactions.slice(transactions.indexOf(t) + 1).filter((u) => u.parties.includes(t.from)).length;
+  return transactions.filter((t) => t.kind === kind && (!note || note.test(t.note))).sort((a, b) => later(a) - later(b))[0];
+}
 
 // The token standards' own interfaces (ERC-20, ERC-721, ERC-1155), plus the common mint and burn.
 const EVENTS = parseAbi([
@@ -85,7 +93,7 @@ async function view(token: string, fn: 'symbol' | 'name' | 'decimals'): Promise<
   }
 }
 
-interface Trace { type: string; from: string; to?: string; value?: string; error?: string; calls?: Trace[] }
+interface Trace { type: string; from: string; to?: string; value?: string; input?: Hex; error?: string; calls?: Trace[] }
 interface Log { address: string; topics: Hex[]; data: Hex }
 
 const show = (v: unknown): string => (Array.isArray(v) ? `[${v.map(show).join(',')}]` : String(v));
@@ -105,6 +113,52 @@ function decodeLog(log: Log): { name: string; args: Record<string, unknown>; inp
   return null;
 }
 
+/** A call's method as the called contract's own ABI names it, else the token standards', else its selector. */
+function methodName(to: string | null, input: Hex): string {
+  if (input === '0x') return 'Transfer';
+  try {
+    return decodeFunctionData({ abi: (to && ARTIFACT_ABI.get(to.toLowerCase())) || CALLS, data: input }).functionName;
+  } catch {
+    return input.slice(0, 10);
+  }
+}
+
+/** The call's arguments by the called contract's own ABI: [name, type, value]. */
+function callArgs(to: string, input: Hex): [string, string, unknown][] | null {
+  const abi = ARTIFACT_ABI.get(to.toLowerCase()) ?? CALLS;
+  try {
+    const d = decodeFunctionData({ abi, data: input });
+    const item = abi.find((i) => i.type === 'function' && i.name === d.functionName && i.inputs.length === (d.args ?? []).length) as { inputs: readonly { name?: string; type: string }[] };
+    return item.inputs.map((p, i) => [p.name ?? '', p.type, (d.args ?? [])[i]]);
+  } catch {
+    return null;
+  }
+}
+
+const AMOUNT = /amount|^_?(value|wad)$/i;
+
+/** One argument as the page should show it: a party by its scenario name, a known ERC-20's amount in its units, else the value. */
+function shownValue(contract: string, name: string, type: string, value: unknown, want: Expected, tokenFacts: boolean): string {
+  if (type === 'address') return party(String(value).toLowerCase());
+  const facts = tokenFacts && want.erc20.has(contract.toLowerCase()) ? want.tokens.get(contract.toLowerCase()) : undefined;
+  if (facts?.decimals != null && /^uint/.test(type) && AMOUNT.test(name)) return `${formatUnits(String(value), facts.decimals).text} ${facts.symbol ?? facts.name}`;
+  return show(value);
+}
+
+/** A log's line as the page should show it: `Event(name: value, ...)` with the values shown as above. */
+function shownLog(log: Log, want: Expected, tokenFacts: boolean): string | null {
+  const abi = ARTIFACT_ABI.get(log.address.toLowerCase());
+  if (!abi) return null;
+  try {
+    const e = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
+    const item = abi.find((i) => i.type === 'event' && i.name === e.eventName && i.inputs.filter((p) => p.indexed).length === log.topics.length - 1) as AbiEvent;
+    const args = e.args as unknown as Record<string, unknown>;
+    return `${e.eventName}(${item.inputs.map((p) => `${p.name}: ${shownValue(log.address, p.name!, p.type, args[p.name!], want, tokenFacts)}`).join(', ')})`;
+  } catch {
+    return null;
+  }
+}
+
 /** Everything the page must show, read from the node. */
 async function expected(hash: string) {
   const [tx, receipt, trace] = await Promise.all([
@@ -117,11 +171,13 @@ async function expected(hash: string) {
 
   // Calls below the top level, in order, with their depth; value moved by those that did not revert.
   const calls: [string, string, string | null, number][] = [];
+  const callMethods: string[] = [];
   const internalMoves: [string, string, string][] = [];
   const walk = (t: Trace, depth: number, reverted: boolean) => {
     for (const c of t.calls ?? []) {
       const r = reverted || !!c.error;
       calls.push([c.type, c.from.toLowerCase(), c.to?.toLowerCase() ?? null, depth]);
+      callMethods.push(/^CREATE/.test(c.type) ? 'Contract creation' : methodName(c.to ?? null, c.input ?? '0x'));
       if (!r && c.to && BigInt(c.value ?? '0x0') > 0n && c.type !== 'DELEGATECALL') internalMoves.push([c.from.toLowerCase(), c.to.toLowerCase(), BigInt(c.value!).toString()]);
       walk(c, depth + 1, r);
     }
@@ -144,23 +200,16 @@ async function expected(hash: string) {
     else if (d.name === 'TransferSingle') moves.push({ ...base, kind: 'erc1155', amount: String(a.value), tokenId: String(a.id) });
     else if (d.name === 'TransferBatch') (a.ids as bigint[]).forEach((id, i) => moves.push({ ...base, kind: 'erc1155', amount: String((a.values as bigint[])[i]), tokenId: String(id) }));
   });
+  // ERC-20s here (moved, or approved: an Approval with its amount not indexed): their amounts read in their units.
+  const erc20 = new Set([...moves.filter((mv) => mv.kind === 'erc20').map((mv) => mv.token), ...receipt.logs.filter((l) => decodeLog(l)?.name === 'Approval' && l.topics.length === 3).map((l) => l.address.toLowerCase())]);
   const tokens = new Map<string, { symbol: string | null; name: string | null; decimals: number | null }>();
-  for (const t of new Set(moves.map((mv) => mv.token))) {
+  for (const t of new Set([...moves.map((mv) => mv.token), ...erc20])) {
     const [symbol, name, decimals] = await Promise.all([view(t, 'symbol'), view(t, 'name'), view(t, 'decimals')]);
     tokens.set(t, { symbol: symbol as string | null, name: name as string | null, decimals: decimals === null ? null : Number(decimals) });
   }
 
-  let method: string;
-  if (!tx.to) method = 'Contract creation';
-  else if (tx.input === '0x') method = 'Transfer';
-  else {
-    // The called contract's own ABI, else the token standards', else the selector.
-    try {
-      method = decodeFunctionData({ abi: ARTIFACT_ABI.get(tx.to.toLowerCase()) ?? CALLS, data: tx.input }).functionName;
-    } catch {
-      method = tx.input.slice(0, 10);
-    }
-  }
+  const method = tx.to ? methodName(tx.to, tx.input) : 'Contract creation';
+  const args = tx.to ? callArgs(tx.to, tx.input) : null;
   const fee = (BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)).toString();
   return {
     status: String(Number(receipt.status)),
@@ -171,8 +220,12 @@ async function expected(hash: string) {
     value,
     fee,
     method,
+    args,
+    erc20,
+    callMethods,
     input: tx.input,
     logs,
+    rawLogs: receipt.logs,
     moves,
     tokens,
     natives,
@@ -208,9 +261,9 @@ async function shownCalls(page: Page) {
 }
 
 for (const width of WIDTHS) {
-  for (const [label, kind] of KINDS) {
+  for (const [label, kind, note] of KINDS) {
     test(`transaction page, ${label}, ${width}px: what the node says, axe clean`, async ({ page }, testInfo) => {
-      const hash = transactions.find((t) => t.kind === kind)!.hash;
+      const hash = pick(kind, note).hash;
       const want = await expected(hash);
       // Node mode reads token symbols and decimals from the chain; a hosted source gives none, so the
       // page shows raw amounts and token addresses there.
@@ -219,7 +272,7 @@ for (const width of WIDTHS) {
       await page.goto(`/tx/${hash}?chain=devnet`);
 
       await expect(page.getByTestId('tx-status')).toHaveAttribute('data-status', want.status);
-      await expect(page.getByTestId('tx-status')).toHaveText(want.status === '1' ? 'Success' : 'Failed (reverted)');
+      await expect(page.getByTestId('tx-status')).toHaveText(want.status === '1' ? 'Succeeded' : 'Failed (reverted)');
       await expect(page.getByTestId('tx-block')).toHaveText(want.block);
       await expect(page.getByTestId('tx-time')).toHaveText(want.time);
       for (const [id, address] of [['tx-from', want.from], ['tx-to', want.to]] as const) {
@@ -232,6 +285,14 @@ for (const width of WIDTHS) {
       await expect(page.getByTestId('tx-fee')).toHaveAttribute('data-wei', want.fee);
       await expect(page.getByTestId('tx-fee')).toHaveText(`${formatUnits(want.fee, 18).text} ETH`);
       await expect(page.getByTestId('tx-method')).toHaveText(want.method);
+      // The method's arguments, named, each value shown as a receipt shows it and the raw value beside it.
+      if (want.args && want.args.length > 0) {
+        const shown = await page.getByTestId('tx-args').locator(':scope > li').evaluateAll((els) =>
+          els.map((li) => [li.getAttribute('data-arg'), li.querySelector('[data-testid="tx-arg-value"]')?.textContent ?? '']),
+        );
+        expect(shown).toEqual(want.args.map(([name, type, value]) => [name, shownValue(want.to, name, type, value, want, tokenFacts)]));
+        await expect(page.getByTestId('tx-method-raw')).toHaveText(`${want.method}(${want.args.map(([name, , value]) => `${name}: ${show(value)}`).join(', ')})`);
+      }
       await expect(page.getByTestId('tx-input')).toHaveText(want.input);
 
       // Token movements: kind, token, parties, raw amount and id as the logs say; the text as the page's source knows the token.
@@ -254,16 +315,21 @@ for (const width of WIDTHS) {
       const natives = await page.locator('[data-transfer="native"]').evaluateAll((els) => els.map((e) => [e.getAttribute('data-from'), e.getAttribute('data-to'), e.getAttribute('data-wei')]));
       expect(natives).toEqual(want.natives);
 
-      // Logs: each named as its contract's own ABI reads it, or shown raw.
+      // Logs: each named as its contract's own ABI reads it, its emitter named, the raw values one click away.
       await expect(page.locator('[data-log]')).toHaveCount(want.logs.length);
       for (const [i, text] of want.logs.entries()) {
         const row = page.locator('[data-log]').nth(i);
-        if (text) await expect(row.getByTestId('log-decoded')).toHaveText(text);
-        else await expect(row.getByTestId('log-raw')).toHaveCount(1);
+        const log = want.rawLogs[i];
+        await expect(row.getByTestId('log-contract')).toHaveText(party(log.address.toLowerCase()));
+        if (text) {
+          await expect(row.getByTestId('log-decoded')).toHaveText(shownLog(log, want, tokenFacts)!);
+          await expect(row.getByTestId('log-raw-text')).toHaveText(text);
+        } else await expect(row.getByTestId('log-unknown')).toHaveCount(1);
       }
 
       // Internal calls: every call below the top level, in order, at its depth, with its parties.
       expect(await shownCalls(page)).toEqual(want.calls);
+      expect(await page.getByTestId('call-method').allTextContents()).toEqual(want.callMethods);
       if (want.calls.length > 0) await expect(page.getByTestId('tx-calls')).toHaveAttribute('data-nested', 'true');
 
       await expectNoHorizontalScroll(page);
@@ -283,6 +349,27 @@ test('an unknown hash is a 404 page that says so and what to try', async ({ page
   await expect(page.getByRole('main').getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
   await expectAccessible(page);
 });
+
+for (const [label, kind, note] of KINDS.filter(([, k]) => ['swap', 'wallet_execute', 'erc1155_batch', 'revert'].includes(k))) {
+  test(`${label}: the history row and the transaction page agree on method, status and names`, async ({ page }) => {
+    const t = pick(kind, note);
+    const want = await expected(t.hash);
+    await page.goto(`/wallet/${t.from}?chain=devnet`);
+    const row = page.locator(`li[data-tx-hash="${t.hash}"]`);
+    await row.getByRole('button', { name: /Show details of/ }).click();
+    await expect(row.getByTestId('row-method')).toHaveText(want.method);
+    await expect(row.getByTestId('row-status')).toHaveText(want.status === '1' ? 'Succeeded' : 'Failed (reverted)');
+    // Wherever the row shows a scenario address, it shows the scenario's name for it.
+    for (const address of await row.locator('[data-address]').evaluateAll((els) => els.map((e) => e.getAttribute('data-address')!))) {
+      const name = devnetLabel(31337, address);
+      if (name) await expect(row.locator(`[data-address="${address}"]`).first()).toContainText(name);
+    }
+    await row.getByTestId('tx-page-link').click();
+    await expect(page.getByTestId('tx-method')).toHaveText(want.method);
+    await expect(page.getByTestId('tx-status')).toHaveText(want.status === '1' ? 'Succeeded' : 'Failed (reverted)');
+    await expect(page.getByTestId('tx-to')).toHaveText(party(want.to));
+  });
+}
 
 test('a history row links to its transaction page', async ({ page }) => {
   await page.goto('/wallet/0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65?chain=devnet');

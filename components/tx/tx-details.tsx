@@ -1,7 +1,11 @@
 import { card } from '@/components/ui/card';
 import { formatUnits, formatUtc } from '@/lib/format';
 import type { TxPageData } from '@/lib/server/tx-page';
-import { fee, methodOf, nativeMoves, tokenMoves } from '@/lib/view/tx-page';
+import { fee, nativeMoves, tokenMoves } from '@/lib/view/tx-page';
+import { rawText, shownArgs } from '@/lib/view/tx-receipt';
+import { statusWord } from '@/lib/view/tx-status';
+import { ArgsList, RawDetails } from './tx-args';
+import { TxLogs } from './tx-logs';
 import { TxCalls } from './tx-calls';
 import { TxParty } from './tx-party';
 
@@ -18,9 +22,12 @@ function amountOf(raw: string, decimals: number | null | undefined): string {
   return decimals === null || decimals === undefined ? raw : formatUnits(raw, decimals).text;
 }
 
-/** One transaction in full: its facts, what it moved, its internal calls, its logs and its input. */
-export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
+/** One transaction in full, like a receipt: its facts, the method with its arguments, what it moved, its internal calls, its logs and its input. */
+export function TxDetails(data: TxPageData) {
+  const { tx, chain, labels, tokens, readable, erc20 } = data;
   const ok = tx.receipt_status === '1';
+  const method = readable.method;
+  const args = shownArgs(method.args, tx.to_address && erc20.includes(tx.to_address.toLowerCase()) ? tokens.get(tx.to_address.toLowerCase()) : null);
   const natives = nativeMoves(tx);
   const moves = tokenMoves(tx);
   const tokenName = (a: string) => tokens.get(a)?.symbol ?? tokens.get(a)?.name ?? a;
@@ -29,7 +36,7 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
       <dl className={`overflow-hidden ${card}`}>
         <Row term="Status">
           <span data-testid="tx-status" data-status={tx.receipt_status} className={ok ? 'font-semibold text-positive' : 'font-semibold text-negative'}>
-            {ok ? 'Success' : 'Failed (reverted)'}
+            {statusWord(!ok)}
           </span>
         </Row>
         <Row term="Block">
@@ -57,9 +64,11 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
           </span>
         </Row>
         <Row term="Method">
-          <span className="font-mono" data-testid="tx-method">
-            {methodOf(tx)}
+          <span className="font-mono" data-testid="tx-method" data-method-state={method.state} data-method-trust={method.trust ?? undefined}>
+            {method.text}
           </span>
+          {args && args.length > 0 && <ArgsList args={args} chain={chain} labels={labels} />}
+          {(method.state === 'named' || method.state === 'ambiguous') && <RawDetails signature={method.signature} text={rawText(method)} testId="tx-method-raw" />}
         </Row>
       </dl>
 
@@ -103,35 +112,9 @@ export function TxDetails({ tx, chain, labels, tokens }: TxPageData) {
         )}
       </section>
 
-      <TxCalls internal={tx.internal_transactions} chain={chain} labels={labels} />
+      <TxCalls internal={tx.internal_transactions} methods={readable.calls.map((c) => c.method)} chain={chain} labels={labels} />
 
-      <section aria-labelledby="logs-heading">
-        <h2 id="logs-heading" className="text-base font-semibold">
-          Logs
-        </h2>
-        {tx.logs.length === 0 ? (
-          <p className="mt-2 text-sm text-ink-muted">None.</p>
-        ) : (
-          <ol className={`mt-2 divide-y divide-line overflow-hidden ${card}`}>
-            {tx.logs.map((l) => (
-              <li key={l.log_index} className="px-4 py-2.5 text-sm" data-log={l.log_index} data-decoded={!!l.decoded_event}>
-                <p>
-                  <span className="text-ink-muted">#{l.log_index}</span> <span className="break-all font-mono">{tokenName(l.address.toLowerCase())}</span>
-                </p>
-                {l.decoded_event ? (
-                  <p className="mt-1 break-all font-mono" data-testid="log-decoded">
-                    {l.decoded_event.label}({l.decoded_event.params.map((p) => `${p.name}: ${p.value}`).join(', ')})
-                  </p>
-                ) : (
-                  <p className="mt-1 break-all font-mono text-ink-muted" data-testid="log-raw">
-                    {[l.topic0, l.topic1, l.topic2, l.topic3].filter(Boolean).join(' ')} {l.data}
-                  </p>
-                )}
-              </li>
-            ))}
-          </ol>
-        )}
-      </section>
+      <TxLogs {...data} />
 
       <section aria-labelledby="input-heading">
         <h2 id="input-heading" className="text-base font-semibold">

@@ -3,6 +3,7 @@
 import Link from 'next/link';
 import { formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
 import { type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
+import { statusWord } from '@/lib/view/tx-status';
 import { Amount } from '@/components/ui/amount';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Hash } from '@/components/ui/hash';
@@ -20,13 +21,15 @@ export default function TxDetails({ tx, chain }: { tx: TxView; chain: ChainView 
           <CopyButton value={tx.hash} label="Copy transaction hash" />
         </dd>
         <dt className="text-ink-muted">Status</dt>
-        <dd>{tx.failed ? <span className="text-negative">Failed (reverted)</span> : 'Succeeded'}</dd>
+        <dd data-testid="row-status">{tx.failed ? <span className="text-negative">{statusWord(true)}</span> : statusWord(false)}</dd>
         <dt className="text-ink-muted">Block</dt>
         <dd className="tabular-nums">{groupThousands(tx.block)}</dd>
         <dt className="text-ink-muted">Time</dt>
         <dd className="tabular-nums">{formatUtc(tx.timestamp)}</dd>
         <dt className="text-ink-muted">Method</dt>
-        <dd className="font-mono text-xs">{tx.method ?? '—'}</dd>
+        <dd className="font-mono text-xs" data-testid="row-method">
+          {tx.method ?? '—'}
+        </dd>
         <dt className="text-ink-muted">From</dt>
         <dd className="min-w-0 break-all font-mono text-xs">{tx.from}</dd>
         <dt className="text-ink-muted">To</dt>

@@ -3,9 +3,10 @@ import { notFound } from 'next/navigation';
 import type { Chain } from '@/lib/chains';
 import { badParameter } from '@/lib/errors';
 import { transactionHashSchema, type TransactionDetail } from '@/lib/interface/transaction';
-import { getTokenFacts, getTransaction, type TokenFacts } from '@/lib/operations/transaction';
+import { getReadableTransaction, getTokenFacts, type TokenFacts } from '@/lib/operations/transaction';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { tokenMoves } from '@/lib/view/tx-page';
+import type { ReadableTransaction } from '@/lib/view/tx-readable';
 import type { ChainView, SavedLabels } from '@/lib/view/tx-view';
 import { chainForView, toChainView, toErrorInfo } from './page';
 import { savedLabels } from './saved-labels';
@@ -16,6 +17,10 @@ export interface TxPageData {
   chain: ChainView;
   labels: SavedLabels;
   tokens: Map<string, TokenFacts>;
+  /** The method, logs and internal calls named (lib/decode through the source), the same in both modes. */
+  readable: ReadableTransaction;
+  /** Contracts whose amounts are in token units (ERC-20s that moved or approved here): their decimals apply. */
+  erc20: string[];
 }
 
 /**
@@ -35,7 +40,7 @@ async function load(param: string, chain: Chain): Promise<TxPageData | { error: 
   try {
     const parsed = transactionHashSchema.safeParse(param);
     if (!parsed.success) throw badParameter('hash', `hash: ${parsed.error.issues[0].message}`);
-    const tx = await getTransaction(parsed.data, { chain: chain.name, include: 'internal_transactions' }, true);
+    const { tx, readable } = await getReadableTransaction(parsed.data, { chain: chain.name, include: 'internal_transactions' });
     // The devnets' public labels (alice, the pool: every party, call and transfer), the source's own labels
     // (hosted: entity names) over them, then the person's saved labels over those.
     const labels: SavedLabels = chain.devnet ? devnetLabels(chain.id) : {};
@@ -43,9 +48,13 @@ async function load(param: string, chain: Chain): Promise<TxPageData | { error: 
     if (tx.to_address && tx.to_address_label) labels[tx.to_address.toLowerCase()] = tx.to_address_label;
     Object.assign(labels, await savedLabels());
     const moves = tokenMoves(tx);
+    // An ERC-20 Approval (amount not indexed) says its emitter is a token too: its amounts read in its units.
+    const approvals = readable.logs.filter((l) => l.event.signature === 'Approval(address,address,uint256)' && l.event.args?.[2]?.indexed === false).map((l) => l.address);
+    const erc20 = [...new Set([...moves.filter((m) => m.kind === 'erc20').map((m) => m.token), ...approvals])];
+    const wanted = [...moves.map((m) => ({ address: m.token, hint: m.kind })), ...approvals.map((address) => ({ address, hint: 'erc20' as const }))];
     // Where the source reads the chain itself (node mode); else the moves show token addresses.
-    const tokens = await getTokenFacts(chain, moves.map((m) => ({ address: m.token, hint: m.kind })));
-    return { tx, chain: toChainView(chain), labels, tokens };
+    const tokens = await getTokenFacts(chain, wanted);
+    return { tx, chain: toChainView(chain), labels, tokens, readable, erc20 };
   } catch (e) {
     return { error: await toErrorInfo(e) };
   }

@@ -102,10 +102,3 @@ export function fee(tx: TransactionDetail): string {
   return (BigInt(tx.receipt_gas_used) * BigInt(tx.gas_price)).toString();
 }
 
-/** The method: the decoded call, else the selector; plain sends and contract creations say so. */
-export function methodOf(tx: TransactionDetail): string {
-  if (!tx.to_address) return 'Contract creation';
-  if (tx.decoded_call) return tx.decoded_call.label;
-  if (tx.input === '0x' || tx.input === '') return 'Transfer';
-  return tx.input.slice(0, 10);
-}

@@ -112,9 +112,16 @@ export function eventText(e: ReadableName): string {
   return `Unknown event ${e.selector ?? '(no topic)'}`;
 }
 
-/** The answer's own decoding (a hosted provider's), where Lantern's found nothing. */
+/**
+ * The answer's own decoding (a hosted provider's, from the contract's verified ABI) where Lantern found
+ * nothing, found several, or has only the shipped table's or a lookup's guess at the parameter names and
+ * the answer says otherwise: the provider read this contract's ABI, the table did not. An exact ABI's
+ * naming stays (node mode's answer is Lantern's own, so it agrees with it anyway).
+ */
 function orSource(r: ReadableName, given: Decoded | null | undefined): ReadableName {
-  if (r.state !== 'unknown' || !given) return r;
+  if (!given || r.trust === 'abi') return r;
+  const same = r.state === 'named' && r.name === given.label && r.args?.map((a) => a.name).join() === given.params.map((p) => p.name).join();
+  if (same) return r;
   const args = given.params.map((p) => ({ name: p.name, type: p.type, value: p.value }));
   return { ...r, state: 'named', text: given.label, name: given.label, signature: given.signature, args, trust: 'source', source: 'source' };
 }

@@ -61,6 +61,21 @@ describe('the readable transaction (view model of the transaction page)', () => 
     expect(readableTransaction(t, await decodeOffline(decodeParts(t))).method).toMatchObject({ state: 'named', text: 'mystery', trust: 'source' });
   });
 
+  it("the answer's own decoding (a provider's, from the contract's ABI) over the table's parameter names; an agreeing one leaves the table's", async () => {
+    const input = encodeFunctionData({ abi: parseAbi(['function transfer(address,uint256)']), args: [A, 5n] });
+    const params = (names: [string, string]) => [
+      { name: names[0], type: 'address', value: A },
+      { name: names[1], type: 'uint256', value: '5' },
+    ];
+    const theirs = tx({ input, decoded_call: { signature: 'transfer(address,uint256)', label: 'transfer', type: 'function', params: params(['recipient', 'amount']) } });
+    const r = readableTransaction(theirs, await decodeOffline(decodeParts(theirs))).method;
+    expect(r).toMatchObject({ state: 'named', trust: 'source' });
+    expect(r.args!.map((a) => a.name)).toEqual(['recipient', 'amount']);
+    const table = readableTransaction(tx({ input }), await decodeOffline(decodeParts(tx({ input })))).method;
+    const agreeing = tx({ input, decoded_call: { signature: 'transfer(address,uint256)', label: 'transfer', type: 'function', params: params(table.args!.map((a) => a.name) as [string, string]) } });
+    expect(readableTransaction(agreeing, await decodeOffline(decodeParts(agreeing))).method).toMatchObject({ state: 'named', trust: 'table' });
+  });
+
   it('plain transfers and creations say so; the CSV names a call from its input with the table', async () => {
     const empty = readableTransaction(tx({}), await decodeOffline(decodeParts(tx({}))));
     expect(empty.method.text).toBe('Transfer');

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import type { InternalTx, TransactionDetail, TxLog } from '../../../lib/interface/transaction';
-import { callTree, fee, methodOf, nativeMoves, tokenMoves, type CallNode } from '../../../lib/view/tx-page';
+import { callTree, fee, nativeMoves, tokenMoves, type CallNode } from '../../../lib/view/tx-page';
 
 // The transaction page's derived views (lib/view/tx-page.ts): what it lists as calls, token and native
 // movements, and the fee, from the transaction answer alone.
@@ -183,15 +183,8 @@ describe('nativeMoves', () => {
   });
 });
 
-describe('fee and method', () => {
+describe('fee', () => {
   test.prop([fc.bigInt({ min: 0n, max: 30_000_000n }), fc.bigInt({ min: 0n, max: 10n ** 15n })])('fee is gas used times the price paid, exactly', (used, price) => {
     expect(fee(tx({ receipt_gas_used: String(used), gas_price: String(price) }))).toBe(String(used * price));
-  });
-
-  it('method: contract creation, the decoded call, a plain transfer, else the selector', () => {
-    expect(methodOf(tx({ to_address: null }))).toBe('Contract creation');
-    expect(methodOf(tx({ input: '0xa9059cbb' + '00'.repeat(64), decoded_call: { signature: 'transfer(address,uint256)', label: 'transfer', type: 'function', params: [] } }))).toBe('transfer');
-    expect(methodOf(tx({ input: '0x' }))).toBe('Transfer');
-    expect(methodOf(tx({ input: '0x12345678abcdef' }))).toBe('0x12345678');
   });
 });
