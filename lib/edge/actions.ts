@@ -6,6 +6,7 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { ErrorCode } from '@/lib/errors';
 import { matchOrigin } from '@/lib/public-origins.mjs';
+import type { Answer } from './answers';
 import { isApiPath } from './routes';
 import { send } from './server';
 
@@ -23,6 +24,29 @@ class Refusal extends Error {
   ) {
     super(message);
   }
+}
+
+const headerOf = (req: IncomingMessage, name: string) => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+};
+
+/**
+ * The checks of a server action that need only its head, run by guardAction (`npm start`) and by
+ * proxy.ts (`next start`, `npm run dev`) for every POST to a page: its Origin must be one of
+ * PUBLIC_URL's, its declared length at most MAX_ACTION_BYTES. Passing, it gives the X-Forwarded-Host
+ * to hand Next: Next refuses (with a 500) an action whose Origin differs from X-Forwarded-Host/Host; the
+ * Origin was just checked against PUBLIC_URL, which is also where the action takes its domain from, so
+ * the request's own Host (forged, or a proxy's internal name) has no say.
+ */
+export function checkActionHead(header: (name: string) => string | undefined, publicOrigins: string[]): Answer | { forwardedHost: string } {
+  const origin = matchOrigin(publicOrigins, header('origin'));
+  if (!origin) {
+    return { status: 403, code: 'origin_not_allowed', message: 'This form or action must be sent from Lantern’s own pages: the request’s Origin is missing or not one of PUBLIC_URL’s origins.' };
+  }
+  const declared = Number(header('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_ACTION_BYTES) return { status: 413, code: 'payload_too_large', message: TOO_LARGE };
+  return { forwardedHost: new URL(origin).host };
 }
 
 /** A request Next may treat as a server action: any POST outside the published API. */
@@ -57,16 +81,9 @@ export async function guardAction(
 ): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   try {
-    const origin = matchOrigin(publicOrigins, req.headers.origin);
-    if (!origin) {
-      throw new Refusal(403, 'origin_not_allowed', 'This form or action must be sent from Lantern’s own pages: the request’s Origin is missing or not one of PUBLIC_URL’s origins.');
-    }
-    // Next refuses (with a 500) an action whose Origin differs from X-Forwarded-Host/Host. The Origin was
-    // just checked against PUBLIC_URL, which is also where the action takes its domain from, so the
-    // request's own Host (forged, or a proxy's internal name) has no say: tell Next the public host.
-    req.headers['x-forwarded-host'] = new URL(origin).host;
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > MAX_ACTION_BYTES) throw tooLarge();
+    const head = checkActionHead((name) => headerOf(req, name), publicOrigins);
+    if ('status' in head) throw new Refusal(head.status, head.code ?? 'invalid_request', head.message ?? '', head.headers);
+    req.headers['x-forwarded-host'] = head.forwardedHost;
     if (req.headers['next-action'] !== undefined) checkActionId(String(req.headers['next-action']), actionIds);
     const body = await readLimited(req, MAX_ACTION_BYTES);
     await checkActionBody(req.headers, body, actionIds);
@@ -106,7 +123,8 @@ function discard(req: IncomingMessage, limit: number): Promise<boolean> {
   });
 }
 
-const tooLarge = () => new Refusal(413, 'payload_too_large', `The action’s body is larger than ${MAX_ACTION_BYTES / 1024} KB.`);
+const TOO_LARGE = `The action’s body is larger than ${MAX_ACTION_BYTES / 1024} KB.`;
+const tooLarge = () => new Refusal(413, 'payload_too_large', TOO_LARGE);
 
 function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
