@@ -19,7 +19,9 @@ import nextTs from 'eslint-config-next/typescript';
  * - app/, components/ and lib/ never import devnet/: what they show of the devnets is data in lib/devnet/.
  * - One chain rule: only lib/operations/chains.ts turns a request's `chain` into a Chain (and lib/config.ts
  *   reads the chains the configuration names): nobody else imports the registry's resolvers.
- * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last three.
+ * - Next's internals (next/dist/...) are loaded in one module, lib/edge/request.ts (the front door reads
+ *   a header with Next's own reader); everything else uses Next's public API.
+ * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last four.
  */
 
 const SOURCE_FOLDERS = ['evm-node', 'hosted', 'ledger-node', 'siwe-local', 'ens'];
@@ -45,9 +47,12 @@ const relativeChainRule = (name) => ({ ...chainRule, name });
 // of them (the showcase, the scenario's public labels) is data in lib/devnet/, kept in step by unit tests.
 const noDevnet = { regex: '^(@/devnet(/|$)|(\\.\\./)+devnet/(evm|ledger)(/|$))', message: 'The app never imports devnet/ (tooling beside it): put what it shows of the devnets in lib/devnet/ as data, checked by a unit test.' };
 
-const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns: [...patterns, noDevnet] }];
+// Next's internals change without notice between versions: one module may lean on one, and says why.
+const noNextInternals = { group: ['next/dist', 'next/dist/**'], message: 'Next internals (next/dist/...) are loaded only by lib/edge/request.ts: use Next\'s public API.' };
+
+const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns: [...patterns, noDevnet, noNextInternals] }];
 // The chain rule's own module, and the configuration that reads the chains it names.
-const restrictImportsExceptChains = (...patterns) => ['error', { patterns: [...patterns, noDevnet] }];
+const restrictImportsExceptChains = (...patterns) => ['error', { patterns: [...patterns, noDevnet, noNextInternals] }];
 
 // What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
 // operations and the sources below them never import it, so no request runs back up.
@@ -184,6 +189,11 @@ export default defineConfig([
     },
   },
   { files: ['lib/config.ts'], rules: { 'no-restricted-imports': restrictImportsExceptChains(noUi, noSources) } },
+  // The front door's one reader of a Next internal (the router-state header's parser).
+  {
+    files: ['lib/edge/request.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [chainRule, relativeChainRule('../chains')], patterns: [noUi, noSources, noDevnet] }] },
+  },
   // The one module that picks sources, and the one that reads the environment.
   { files: ['lib/sources/index.ts', 'lib/config.ts', 'lib/interface/nft-resync.ts'], rules: { 'no-restricted-syntax': 'off' } },
   { files: ['lib/config.ts'], rules: { 'no-restricted-properties': 'off' } },

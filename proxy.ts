@@ -1,17 +1,32 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as lanternConfig } from '@/lib/config';
+import { checkActionHead, checkRequest, render } from '@/lib/edge';
 import { directImageOrigins, requestIdFor, securityHeaders } from '@/lib/security/headers';
 
 // WalletConnect's relay, RPC and modal hosts: allowed only when WALLETCONNECT_PROJECT_ID is set.
 const WALLETCONNECT_HTTP = ['https://*.walletconnect.com', 'https://*.walletconnect.org', 'https://*.web3modal.org', 'https://*.reown.com'];
 
 /**
- * Runs before every page: a per-request CSP nonce and security headers, and a request id. The
- * published API skips this hop (it costs a third of its throughput): lib/api/handler.ts sets the API's
- * own headers.
+ * Runs before every page: the edge guard's request checks (lib/edge/request.ts: methods a page does not
+ * serve, OPTIONS, a malformed path or router state, /_next/image; a POST's Origin and size), then a per-request CSP nonce and
+ * security headers, and a request id. Under `npm start` the node:http front has run the same checks
+ * already; under `next start` and `npm run dev` this is where they run. The published API skips this
+ * hop (it costs a third of its throughput): lib/api/handler.ts sets the API's own headers, and its route
+ * handlers answer the methods they do not serve.
  */
 export function proxy(request: NextRequest) {
   const c = lanternConfig();
+  // The path as sent (nextUrl's is normalised): a malformed %-sequence must still be seen as one.
+  const path = new URL(request.url).pathname;
+  const header = (name: string) => request.headers.get(name) ?? undefined;
+  const refused = checkRequest(request.method, path, header);
+  // Any POST to a page may be a server action: its Origin and declared size (lib/edge/actions.ts).
+  const action = !refused && request.method === 'POST' ? checkActionHead(header, c.publicOrigins) : undefined;
+  const answer = refused ?? (action && 'status' in action ? action : undefined);
+  if (answer) {
+    const { status, headers, body } = render(path, answer);
+    return new NextResponse(body || null, { status, headers });
+  }
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const requestId = requestIdFor(request.headers.get('x-request-id'));
   const headers = securityHeaders({
@@ -28,6 +43,7 @@ export function proxy(request: NextRequest) {
   requestHeaders.set('x-nonce', nonce);
   requestHeaders.set('x-request-id', requestId);
   requestHeaders.set('Content-Security-Policy', headers['Content-Security-Policy']);
+  if (action && 'forwardedHost' in action) requestHeaders.set('x-forwarded-host', action.forwardedHost);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   for (const [k, v] of Object.entries(headers)) response.headers.set(k, v);
   response.headers.set('X-Request-Id', requestId);
@@ -36,7 +52,8 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Pages: not the API (see above), nor build assets and public/ files (next.config.mjs sets their headers).
+  // /_next/image is matched so the guard can say it is not served.
   matcher: [
-    { source: '/((?!api/|_next/static|_next/image|favicon\\.ico|icon\\.svg|icon-.*\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)' },
+    { source: '/((?!api/|_next/static|favicon\\.ico|icon\\.svg|icon-.*\\.png|apple-touch-icon\\.png|manifest\\.webmanifest|robots\\.txt).*)' },
   ],
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: Next's production server behind a few lines that make the client address trustworthy
 // and answer what Next would turn into a 5xx (malformed requests, hostile server actions) with a JSON
-// 4xx (scripts/lib/edge-guard.mjs).
+// 4xx (lib/edge/, the front door: docs/architecture.md says which of its checks run where).
 // Next only fills X-Forwarded-For when it is absent, so a client could name any address and dodge
 // per-IP rate limits. Here the socket's peer is always appended, and lib/security/rate-limit.ts reads
 // the entry TRUSTED_PROXY hops from the right.
@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
-import { actionIdsOf, createGuardedServer, guardAction, isActionRequest } from './lib/edge-guard.mjs';
 import { runServerShutdownHooks } from './lib/shutdown.mjs';
 import { parsePublicOrigins } from '../lib/public-origins.mjs';
 
@@ -43,8 +42,6 @@ if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
 }
 const handle = app.getRequestHandler();
 await app.prepare();
-// The build's server actions: an id not among them is answered by the guard (edge-guard.mjs).
-const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
 // One request goes through before listening: it runs start-up (a refused configuration or EVM node stops
 // the server here, never after it listened; the database is opened). The warm-up of every route
 // (LANTERN_WARM_UP=off skips it) runs after the server listens, beside real requests, which are served
@@ -52,8 +49,18 @@ const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/serve
 // (and after it, while the database is unavailable).
 await warmUp(handle, (line) => console.warn(line), ['/robots.txt']);
 let ready = process.env.LANTERN_WARM_UP === 'off';
+// The edge guard (lib/edge/), compiled by `next build` into the instrumentation bundle, whose register()
+// has run by now (app.prepare(), at the latest the request above) and left it on globalThis.
+const edge = globalThis[Symbol.for('lantern.edge')];
+if (!edge) {
+  console.error('The build has no edge guard (lib/edge/ via instrumentation.ts): run `next build` again.');
+  process.exit(1);
+}
+const { actionIdsOf, createGuardedServer, guardAction, isActionRequest } = edge;
+// The build's server actions: an id not among them is answered by the guard (lib/edge/actions.ts).
+const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
 
-// Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (edge-guard.mjs).
+// Requests Next would answer with a 5xx, an empty body or HTML get a JSON 4xx first (lib/edge/server.ts).
 const server = createGuardedServer((req, res) => {
   if (!ready && isReadinessProbe(req.url)) {
     // Readiness for load balancers and orchestrators: not while warming up, answered here without Next;

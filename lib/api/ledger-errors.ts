@@ -29,6 +29,11 @@ function nodeErrorCode(code: ErrorCode): string {
     case 'forbidden':
     case 'payload_too_large':
     case 'unsupported_media_type':
+    case 'origin_not_allowed':
+    case 'expectation_failed':
+    case 'uri_too_long':
+    case 'request_headers_too_large':
+    case 'request_timeout':
       return 'web_framework_error';
     default:
       return 'internal_error';

@@ -9,7 +9,7 @@ import { PG_ADMIN_URL, freshDatabase } from '../support/services';
 import { startSignInChain, type SignInChain } from '../support/sign-in-chain';
 
 /**
- * Hostile server-action requests against a real `npm start` (scripts/lib/edge-guard.mjs in front of
+ * Hostile server-action requests against a real `npm start` (lib/edge/ in front of
  * Next), on its own PostgreSQL database so the tables can be read while it runs. Every refusal is an
  * exact status and JSON message, sent with a valid session cookie (so the action would have written
  * had it run), and the saved_wallets, auth_challenges and sessions tables stay exactly as they were. The

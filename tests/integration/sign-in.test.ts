@@ -348,7 +348,7 @@ describe('server actions (the pages’ sign-in)', () => {
   it('the phishing relay: forged Host, X-Forwarded-Host and Origin never yield a session the real host accepts', async () => {
     const forged = { host: 'evil.example', origin: 'http://evil.example' };
     // A hostile server relaying the pages' sign-in: npm start refuses an action from an origin outside
-    // PUBLIC_URL before it runs (scripts/lib/edge-guard.mjs), so there is nothing to sign.
+    // PUBLIC_URL before it runs (lib/edge/actions.ts), so there is nothing to sign.
     for (const opts of [forged, { ...forged, xForwardedHost: 'evil.example' }]) {
       const req = await action('requestChallengeAction', [eoa.address, 31337], opts);
       expect(req.status).toBe(403);

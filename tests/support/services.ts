@@ -78,10 +78,20 @@ export async function flushRedis(url = REDIS_TEST_URL) {
 
 const REDIS_CLAIM_KEY = 'lantern:test-run';
 
+async function holdsForeignKeys(r: import('ioredis').Redis): Promise<boolean> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await r.scan(cursor, 'COUNT', 1000);
+    if (keys.some((k) => !k.startsWith('lantern:'))) return true;
+    cursor = next;
+  } while (cursor !== '0');
+  return false;
+}
+
 /**
  * A Redis logical database of this run's own (1 to 15), so two runs on one machine never flush each
- * other's data: the first database whose claim key is free is taken (SET NX, with an expiry a crashed
- * run leaves behind for at most two hours) and released by the returned function.
+ * other's data: the first database whose claim key is free and that holds no key but Lantern's is taken (SET NX, with an expiry a
+ * crashed run leaves behind for at most two hours) and released by the returned function.
  */
 export async function claimRedisDatabase(base = 'redis://127.0.0.1:6379'): Promise<{ url: string; release: () => Promise<void> } | null> {
   if (!(await reachable(`${base}/0`))) return null;
@@ -92,8 +102,13 @@ export async function claimRedisDatabase(base = 'redis://127.0.0.1:6379'): Promi
     const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     await r.connect();
     const ok = await r.set(REDIS_CLAIM_KEY, run, 'EX', 7200, 'NX');
+    // A database holding keys that are not Lantern's (`lantern:...`, a crashed run's leftovers) is
+    // someone else's (another tool on the machine): give the claim back and look further, so a run never
+    // flushes what no Lantern wrote.
+    const foreign = ok === 'OK' && (await holdsForeignKeys(r));
+    if (foreign) await r.del(REDIS_CLAIM_KEY);
     await r.quit();
-    if (ok !== 'OK') continue;
+    if (ok !== 'OK' || foreign) continue;
     return {
       url,
       release: async () => {
@@ -104,5 +119,5 @@ export async function claimRedisDatabase(base = 'redis://127.0.0.1:6379'): Promi
       },
     };
   }
-  throw new Error('Every Redis logical database (1 to 15) is claimed by another test run: wait for one to end, or set TEST_REDIS_URL');
+  throw new Error('Every Redis logical database (1 to 15) is claimed by another test run or holds other data: wait for a run to end, or set TEST_REDIS_URL');
 }

@@ -49,8 +49,17 @@ describe('layer boundaries', () => {
     ['lib importing the devnet tooling', 'lib/devnet/x.ts', "import { createChain } from '@/devnet/ledger/chain.mjs';\nexport const a = createChain;\n"],
     ['a component importing the devnet tooling by path', 'components/home/x.tsx', "import { SECOND_ACCOUNTS } from '../../devnet/evm/second.mjs';\nexport const a = SECOND_ACCOUNTS;\n"],
     ['a page importing the devnet tooling', 'app/x/page.tsx', "import { startDevnets } from '@/devnet/evm/index.mjs';\nexport const a = startDevnets;\n"],
+    ['lib importing a Next internal', 'lib/server/x.ts', "import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';\nexport const a = parseAndValidateFlightRouterState;\n"],
+    ['a component importing a Next internal', 'components/x.tsx', "import { x } from 'next/dist/client/components/router-reducer';\nexport const a = x;\n"],
+    ['another edge module importing a Next internal', 'lib/edge/server.ts', "import { x } from 'next/dist/server/lib/router-server';\nexport const a = x;\n"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
+  });
+
+  it('lets the front door read the router-state header with Next’s own parser', async () => {
+    expect(
+      await broken('lib/edge/request.ts', "import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';\nexport const a = parseAndValidateFlightRouterState;\n"),
+    ).toEqual([]);
   });
 
   it('lets app code use the devnets’ data in lib/devnet/', async () => {

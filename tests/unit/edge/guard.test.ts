@@ -3,10 +3,10 @@ import { connect, type Socket } from 'node:net';
 import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_HEADER_BYTES, allowedMethods, createGuardedServer, guardAction, isActionRequest } from '../../../scripts/lib/edge-guard.mjs';
+import { MAX_HEADER_BYTES, allowedMethods, createGuardedServer, guardAction, isActionRequest } from '@/lib/edge';
 
 /**
- * scripts/lib/edge-guard.mjs on a real node:http server over real sockets, with `npm start`'s wiring
+ * The edge guard (lib/edge/) on a real node:http server over real sockets, with `npm start`'s wiring
  * (createGuardedServer) and a stand-in for Next that answers 200 with what reached it. Raw sockets send
  * what fetch cannot: heads in several TCP segments, no Host, Expect, unknown methods.
  */
@@ -253,6 +253,22 @@ describe('what node:http would answer with a bare status line', () => {
   });
 });
 
+describe('paths no operation serves, and the ledger paths', () => {
+  it.each(['TRACE', 'FOO'])('%s on an API path only the catch-all matches: 404, as the catch-all answers every method', async (method) => {
+    const r = await once(`${method} /api/no-such-operation HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect([r.status, r.headers.allow, r.json]).toEqual([404, undefined, { code: 'not_found', message: 'No API operation at /api/no-such-operation.' }]);
+  });
+
+  it("a 405 on a ledger path carries the ledger node's error fields (lib/api/ledger-errors.ts)", async () => {
+    const r = await once('TRACE /api/ledger/local/blocks/by_version/1 HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect([r.status, r.headers.allow, r.json]).toEqual([
+      405,
+      'GET, HEAD, OPTIONS',
+      { code: 'method_not_allowed', message: 'TRACE is not allowed here; use GET.', error_code: 'web_framework_error', vm_error_code: null },
+    ]);
+  });
+});
+
 describe('OPTIONS', () => {
   it('on a page: 204 with its Allow; on the API: passed to its route handlers (their CORS preflight)', async () => {
     const page = await once('OPTIONS /wallet/x HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -308,6 +324,9 @@ describe('allowedMethods', () => {
     ['/ledger/local/versions/1/opengraph-image', 'GET, HEAD'],
     ['/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045/opengraph-image-1a2b3c', 'GET, HEAD'],
     ['/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045/history.csv', 'GET, HEAD'],
+    ['/wallet/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045/tokens.csv', 'GET, HEAD'],
+    ['/api/live/heads', 'GET, HEAD, OPTIONS'],
+    ['/api/no-such-operation', undefined],
     ['/_next/static/chunks/main.js', 'GET, HEAD'],
     ['/favicon.ico', 'GET, HEAD'],
   ])('%s: %s', (path, allow) => expect(allowedMethods(path)).toBe(allow));

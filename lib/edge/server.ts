@@ -1,0 +1,251 @@
+// The node:http front `npm start` (scripts/server.mjs) puts before Next: what only the server that owns
+// the sockets can answer. A proxy (proxy.ts) sees a request only once node:http has parsed it and Next
+// has routed it, so these stay here:
+// - Oversized request lines and headers (node:http's parser refuses them): 414 / 431 naming the limit.
+// - A method token node:http does not know (FOO), a head that is not HTTP/1.1, a head sent too slowly.
+// - An HTTP/1.1 request without Host, request targets that are not a path (`GET *`, absolute-form).
+// - `Expect` other than 100-continue: 417 naming the header. CONNECT and `Connection: Upgrade`.
+// Every request with a path then goes through checkRequest (request.ts), as proxy.ts's paths do.
+import type { Socket } from 'node:net';
+import { IncomingMessage, STATUS_CODES, ServerResponse, createServer, type Server } from 'node:http';
+import type { ErrorCode } from '@/lib/errors';
+import { render, type Answer } from './answers';
+import { checkRequest } from './request';
+import { SERVER_METHODS, allowedMethods, noOperation, notAllowed } from './routes';
+
+/** node:http's limit on the request line plus headers (its default, named so messages can say it). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * node:http's server with every check of this file in front of `onRequest`, which sees only requests
+ * with a path target, a routed method and a readable head (server actions still go to guardAction).
+ */
+export function createGuardedServer(onRequest: Handler): Server {
+  const handler: Handler = (req, res) => {
+    headParsed(req, res);
+    if (refuseBadTarget(req, res)) return;
+    onRequest(req, res);
+  };
+  // Without Host, node:http would answer a bare 400 itself; refuseBadTarget answers it in words.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, handler);
+  server.on('connection', watchHeads);
+  server.on('clientError', onClientError);
+  server.on('checkExpectation', onCheckExpectation);
+  server.on('upgrade', onUpgrade(handler));
+  server.on('connect', onConnect);
+  return server;
+}
+
+/** Writes an answer on a node:http response. */
+export function send(res: ServerResponse, pathname: string, a: Answer): void {
+  const { status, headers, body } = render(pathname, a);
+  res.writeHead(status, headers);
+  res.end(body || undefined);
+}
+
+/**
+ * A whole HTTP/1.1 response written on a socket the HTTP parser has given up on; the connection closes.
+ * The answer to a HEAD has no body (a client would read one as garbage after the response).
+ */
+export function rawResponse(status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}, head = false): string {
+  const { headers, body } = render('', { status, code, message, headers: { Connection: 'close', ...extra } });
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n${head ? '' : body}`;
+}
+
+interface ParseError extends Error {
+  code?: string;
+  rawPacket?: Buffer;
+  bytesParsed?: number;
+}
+
+/**
+ * node:http's `clientError`: the request could not be parsed. Node's default answer is a bare status
+ * line; this one says what was wrong and names the limit.
+ */
+export function onClientError(err: ParseError, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let response: string;
+  const head = headMethod(err, socket) === 'HEAD';
+  const raw = err.rawPacket?.toString('latin1') ?? '';
+  const unknownMethod = err.code === 'HPE_INVALID_METHOD' ? /^([A-Za-z][A-Za-z0-9-]*) (\S*)/.exec(raw) : null;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    // Which part overflowed: the URL when the head so far has no line end (the request line never ended).
+    response = requestLineEnded(err, socket)
+      ? rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head)
+      : rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head);
+  } else if (unknownMethod) {
+    // A method token node:http does not know (FOO): the same answer as for one it knows but Next does not route.
+    const [, method, target] = unknownMethod;
+    const path = target.split('?')[0];
+    const allow = target.startsWith('/') ? allowedMethods(path) : SERVER_METHODS;
+    response =
+      allow === undefined
+        ? rawResponse(404, 'not_found', noOperation(path))
+        : rawResponse(405, 'method_not_allowed', notAllowed(method.slice(0, 32), allow), { Allow: allow });
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    response = rawResponse(408, 'request_timeout', 'The request was not sent in time.', {}, head);
+  } else {
+    response = rawResponse(400, 'invalid_request', 'The request is not valid HTTP/1.1.', {}, head);
+  }
+  socket.end(response);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Where a request head's first line ended
+//
+// node:http reads a connection in segments and says only which segment overflowed the header limit
+// (`err.rawPacket`). A head sent in several segments (a 20 KB header in 4 KB writes) overflows in a
+// segment that holds no line end, though the request line ended long before. So each connection
+// notes, for the head being received, whether a line end has come yet; a head begins on a new
+// connection, and again once the previous request has been read to its end and answered.
+// (Adding a `data` listener makes node:http parse in JavaScript rather than in C++: Node supports this,
+// and it costs one call per segment.)
+
+interface HeadState {
+  receiving: boolean;
+  lineEnded: boolean;
+  lastWasCr: boolean;
+  method: string | undefined;
+}
+
+const heads = new WeakMap<Socket, HeadState>();
+
+/** node:http's `connection`: start watching the connection's first head. */
+export function watchHeads(socket: Socket): void {
+  const state: HeadState = { receiving: true, lineEnded: false, lastWasCr: false, method: undefined };
+  heads.set(socket, state);
+  socket.on('data', (chunk: Buffer) => {
+    if (!state.receiving) return;
+    state.method ??= methodOf(chunk);
+    if (state.lineEnded) return;
+    state.lineEnded = hasLineEnd(chunk, chunk.length, state.lastWasCr);
+    state.lastWasCr = chunk[chunk.length - 1] === 0x0d;
+  });
+}
+
+/**
+ * Call for every request node:http parsed a head of (the `request` and `checkExpectation` events): the
+ * connection's next head begins after this request's body and answer.
+ */
+export function headParsed(req: IncomingMessage, res: ServerResponse): void {
+  const state = req.socket ? heads.get(req.socket) : undefined;
+  if (!state) return;
+  state.receiving = false;
+  let pending = 2;
+  const next = () => {
+    if (--pending > 0) return;
+    Object.assign(state, { receiving: true, lineEnded: false, lastWasCr: false, method: undefined });
+  };
+  if (req.complete) pending--;
+  else req.once('end', next);
+  res.once('finish', next);
+}
+
+function hasLineEnd(buf: Buffer, end: number, lastWasCr: boolean): boolean {
+  if (end > 0 && lastWasCr && buf[0] === 0x0a) return true;
+  const at = buf.indexOf('\r\n');
+  return at !== -1 && at + 1 < end;
+}
+
+const methodOf = (buf: Buffer) => /^[A-Za-z-]{1,32}(?= )/.exec(buf.toString('latin1', 0, 34))?.[0] ?? '';
+
+/** The method of the head that failed (its first segment's, or the failing segment's when it is the first). */
+function headMethod(err: ParseError, socket: Socket): string {
+  const state = heads.get(socket);
+  if (state?.receiving && state.method) return state.method;
+  return err.rawPacket ? methodOf(err.rawPacket) : '';
+}
+
+function requestLineEnded(err: ParseError, socket: Socket): boolean {
+  const state = heads.get(socket);
+  // Heads of pipelined requests arrive while the previous one is answered: only their segment is known.
+  const before = state?.receiving ? state : { lineEnded: false, lastWasCr: false };
+  if (before.lineEnded) return true;
+  const raw = err.rawPacket ?? Buffer.alloc(0);
+  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length), before.lastWasCr);
+}
+
+/**
+ * node:http's `upgrade`: a request with `Connection: Upgrade` (a WebSocket, or curl's `--http2` asking
+ * for h2c). Lantern upgrades nothing, and an upgrade is only ever an offer, so a GET or HEAD is answered
+ * as if it had not asked, on a connection that closes after it; other methods are refused (their body
+ * is no longer readable once node:http hands the socket over).
+ */
+export function onUpgrade(handler: Handler) {
+  return (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      socket.end(rawResponse(400, 'invalid_request', `Lantern does not upgrade connections; send the ${req.method} without Connection: Upgrade.`));
+      return;
+    }
+    if (head.length) socket.unshift(head);
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    // node:http relays the socket's drain to its response only while it owns the socket.
+    const drain = () => res.emit('drain');
+    socket.on('drain', drain);
+    res.once('finish', () => {
+      socket.off('drain', drain);
+      res.detachSocket(socket);
+      socket.end();
+    });
+    req.push(null);
+    handler(req, res);
+  };
+}
+
+/** node:http's `connect` (the CONNECT method): Lantern is not a proxy. */
+export function onConnect(_req: IncomingMessage, socket: Socket): void {
+  // CONNECT's target is a host, not one of Lantern's paths: Allow names what Lantern serves at all.
+  socket.end(rawResponse(405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', { Allow: SERVER_METHODS }));
+}
+
+/**
+ * node:http's `checkExpectation`: an `Expect` header other than `100-continue`, which node:http would
+ * answer with a bare 417. The request is not passed on.
+ */
+export function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
+  headParsed(req, res);
+  const expect = String(req.headers.expect ?? '').slice(0, 64);
+  const path = (req.url ?? '').split('?')[0];
+  send(res, path.startsWith('/') ? path : '', {
+    status: 417,
+    code: 'expectation_failed',
+    message: `The Expect header asks for ${JSON.stringify(expect)}, which Lantern does not support; send the request without it (only "100-continue" is understood).`,
+    headers: { Connection: 'close' },
+  });
+}
+
+/**
+ * Checks a request before Next. Returns true when it answered (the caller must not pass it on).
+ * Server actions are handled by `guardAction`, which is asynchronous.
+ */
+export function refuseBadTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? '';
+  // The server is made with requireHostHeader: false, so this answer replaces node:http's bare 400.
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    const path = target.startsWith('/') ? target.split('?')[0] : '';
+    send(res, path, { status: 400, code: 'invalid_request', message: 'The request has no Host header; HTTP/1.1 requires one (Host: the name and port Lantern was reached at).' });
+    return true;
+  }
+  if (!target.startsWith('/')) {
+    if (req.method === 'OPTIONS' && target === '*') send(res, '', { status: 204, headers: { Allow: SERVER_METHODS } });
+    else send(res, '', { status: 400, code: 'invalid_request', message: 'The request target must be a path beginning with "/" (such as /api/health).' });
+    return true;
+  }
+  const path = target.split('?')[0];
+  const answer = checkRequest(req.method ?? '', path, (name) => {
+    const v = req.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  });
+  if (!answer) return false;
+  send(res, path, answer);
+  return true;
+}
