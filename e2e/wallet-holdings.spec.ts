@@ -207,6 +207,71 @@ test('revoke end to end: the owner, signed in, sends approve(spender, 0) from he
   expect(await read<bigint>(usdc, erc20Abi, 'allowance', [holder.address, spender], block)).toBe(0n);
 });
 
+test('revoke with the built-in "Devnet account" (no wallet installed): it signs approve(spender, 0), the row leaves, the node says zero; her Revoke is only on her own wallet', async ({ page }, testInfo) => {
+  // The connector sends through this server to the devnet's node: a server that fronts a hosted API has none.
+  test.skip(testInfo.project.name === 'hosted', 'the devnet account sends through a server that reads the devnet itself');
+  const s = scenario();
+  // alice, the devnet account's default (anvil key #1, which the connector holds too).
+  const alice = mnemonicToAccount(MNEMONIC, { addressIndex: 1 });
+  const usdc = s.contracts.usdc.address as Address;
+  const spender = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
+  const approveHash = await rpc<Hex>('eth_sendRawTransaction', [
+    await alice.signTransaction({
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
+      nonce: Number(await rpc<Hex>('eth_getTransactionCount', [alice.address, 'pending'])),
+      gas: 80_000n,
+      maxFeePerGas: 50_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      chainId: 31337,
+    }),
+  ]);
+  await expect.poll(async () => (await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [approveHash]))?.status).toBe('0x1');
+  const sentBefore = Number(await rpc<Hex>('eth_getTransactionCount', [alice.address, 'latest']));
+
+  // As a person with no wallet extension meets it (no test wallet installed).
+  await page.goto(`/wallet/${alice.address}/approvals`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sign in with your wallet' });
+  await expect(dialog.getByLabel('Test account')).toHaveValue('1');
+  await dialog.getByRole('button', { name: /Devnet account/ }).click();
+  await expect(page.getByRole('link', { name: `Signed in as ${alice.address}` })).toBeVisible();
+
+  const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
+  await expect
+    .poll(async () => {
+      if ((await row.count()) === 0) await page.reload();
+      return row.count();
+    }, { timeout: 30_000, intervals: [1_000, 2_000, 3_000] })
+    .toBe(1);
+  await expect(row.locator('[data-role="allowance"]')).toContainText('Unlimited');
+  await row.getByRole('button', { name: /^Revoke/ }).click();
+  await expect(row.getByRole('group', { name: 'Confirm revoke' })).toContainText(`approve(${spender}, 0)`);
+  await row.getByRole('button', { name: 'Send revoke' }).click();
+  // Progress: the wallet step, then sent and mined (a fast devnet may pass the last two between looks).
+  await expect(row.getByRole('status')).toHaveText(/Waiting for your wallet…|Sent 0x[0-9a-f]{64}; waiting for it to be mined…|Revoked\. Updating the list…/);
+  await expect(row).toHaveCount(0, { timeout: 60_000 });
+  await expect(row.getByRole('alert')).toHaveCount(0);
+
+  // The node: the allowance is zero, and alice's one new transaction is exactly approve(spender, 0) to USDC.
+  const head = Number(await rpc<Hex>('eth_blockNumber', []));
+  expect(await read<bigint>(usdc, erc20Abi, 'allowance', [alice.address, spender], head)).toBe(0n);
+  expect(Number(await rpc<Hex>('eth_getTransactionCount', [alice.address, 'latest']))).toBe(sentBefore + 1);
+  const want = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 0n] });
+  let found = false;
+  for (let n = head; n > head - 30 && n > 0 && !found; n--) {
+    const b = await rpc<{ transactions: { from: string; to: string | null; input: Hex }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
+    found = b.transactions.some((t) => t.from.toLowerCase() === alice.address.toLowerCase() && t.to?.toLowerCase() === usdc.toLowerCase() && t.input === want);
+  }
+  expect(found, 'alice sent approve(spender, 0) to USDC').toBe(true);
+
+  // Signed in as alice, another wallet's approvals offer no Revoke.
+  await page.goto(`/wallet/${s.accounts.holder.checksumAddress}/approvals`);
+  await shownBlock(page, "Who may spend this wallet's tokens");
+  await expect(page.locator('li[data-approval="erc20"]').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+});
+
 test("a token row links to that token's transfers in the history: only its rows, a removable chip says so", async ({ page }, testInfo) => {
   const s = scenario();
   const holder = s.accounts.holder;

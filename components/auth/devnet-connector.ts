@@ -1,6 +1,7 @@
 import { injected } from 'wagmi';
-import { numberToHex, type EIP1193Provider, type Hex } from 'viem';
+import { hexToBigInt, numberToHex, type EIP1193Provider, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { devnetWalletCall } from '@/lib/actions/devnet-wallet';
 import { DEVNET_PEOPLE } from '@/lib/devnet/scenario-labels';
 
 /**
@@ -12,7 +13,9 @@ import { DEVNET_PEOPLE } from '@/lib/devnet/scenario-labels';
  * module is fetched only by the wallet chunk. It is a tiny EIP-1193 provider that signs locally with
  * viem's local accounts (wagmi's `mock` connector would forward personal_sign to the chain's RPC as
  * eth_sign, making the browser talk to anvil directly), wrapped in wagmi's `injected` connector so
- * account-change events behave as with a real extension.
+ * account-change events behave as with a real extension. A transaction it is asked to send (a revoke)
+ * is signed here too and handed to the server (lib/actions/devnet-wallet.ts), which sends it to the
+ * devnet's node: the nonce, gas and fees come from that node the same way.
  */
 
 export const DEVNET_CHAIN_ID = 31337;
@@ -81,6 +84,11 @@ function createDevnetProvider(): DevnetProvider {
           if (!state.connected || address?.toLowerCase() !== account().address.toLowerCase()) throw rpcError(4100, 'Devnet account: not connected to that address');
           return account().signMessage({ message: { raw: data } });
         }
+        case 'eth_sendTransaction': {
+          const [tx] = p as [{ from?: string; to?: Hex; data?: Hex; value?: Hex; gas?: Hex }];
+          if (!state.connected || tx?.from?.toLowerCase() !== account().address.toLowerCase()) throw rpcError(4100, 'Devnet account: not connected to that address');
+          return sendSigned(account(), tx);
+        }
         case 'wallet_switchEthereumChain': {
           const [{ chainId }] = p as [{ chainId: Hex }];
           if (Number(chainId) === DEVNET_CHAIN_ID) return null;
@@ -108,6 +116,37 @@ function createDevnetProvider(): DevnetProvider {
       if (state.connected) emit('accountsChanged', [account().address]);
     },
   };
+}
+
+/** The devnet node's answer to one call, through the server; its refusal as a wallet's error. */
+async function node<T>(method: string, params: unknown[]): Promise<T> {
+  const r = await devnetWalletCall(method, params);
+  if (!r.ok) throw rpcError(-32603, r.error);
+  return r.result as T;
+}
+
+/** Fills in what a wallet fills in (nonce, gas, fees), signs with the devnet key, sends the signed bytes. */
+async function sendSigned(acct: ReturnType<typeof privateKeyToAccount>, tx: { to?: Hex; data?: Hex; value?: Hex; gas?: Hex }): Promise<Hex> {
+  const call = { from: acct.address, to: tx.to, data: tx.data, value: tx.value };
+  const [nonce, gas, block] = await Promise.all([
+    node<Hex>('eth_getTransactionCount', [acct.address, 'pending']),
+    tx.gas ? Promise.resolve(tx.gas) : node<Hex>('eth_estimateGas', [call]),
+    node<{ baseFeePerGas?: Hex }>('eth_getBlockByNumber', ['latest', false]),
+  ]);
+  const tip = 1_000_000_000n;
+  const signed = await acct.signTransaction({
+    type: 'eip1559',
+    chainId: DEVNET_CHAIN_ID,
+    nonce: Number(nonce),
+    to: tx.to,
+    data: tx.data,
+    value: tx.value ? hexToBigInt(tx.value) : undefined,
+    // The estimate with room (as wallets add), and a fee cap that survives a few rising base fees.
+    gas: (hexToBigInt(gas) * 12n) / 10n,
+    maxPriorityFeePerGas: tip,
+    maxFeePerGas: 2n * hexToBigInt(block.baseFeePerGas ?? '0x0') + tip,
+  });
+  return node<Hex>('eth_sendRawTransaction', [signed]);
 }
 
 let provider: DevnetProvider | undefined;

@@ -216,7 +216,15 @@ export interface EvmSources {
   activity: WalletActivitySource | null;
   /** Null where the source does not read the chain itself (hosted): live pages poll first pages instead. */
   follow: ChainFollowSource | null;
+  /** The devnet connector's wallet calls, sent to the local devnet's node; null on any other chain, and in hosted mode. */
+  devnetWallet: DevnetWalletSource | null;
 }
+
+/** The few node calls a wallet needs to send a transaction it signed itself (nonce, gas, fees, the signed bytes). */
+export interface DevnetWalletSource {
+  request(method: DevnetWalletMethod, params: unknown[]): Promise<unknown>;
+}
+export type DevnetWalletMethod = 'eth_getTransactionCount' | 'eth_estimateGas' | 'eth_getBlockByNumber' | 'eth_sendRawTransaction';
 
 /** The configuration's choice, made once in lib/sources/index.ts. */
 export interface Sources {

@@ -1,7 +1,8 @@
-import { formatUnits } from 'viem';
+import { createPublicClient, formatUnits, http } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyPageSchema, type HistoryPage, type WalletTransaction } from '../../lib/interface/history';
 import { nftPageSchema } from '../../lib/interface/nfts';
+import { expectMatchesNode, partiesOfLogs } from '../support/holdings-oracle';
 import { oracle, startForeignChain, ZERO, type ForeignChain, type OracleTx } from '../support/foreign-chain';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
@@ -12,7 +13,8 @@ import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 // every wallet's history must hold comes from the node alone (blocks, receipts, logs, callTracer traces,
 // balances), never from the scenario. Three Lantern instances read the same chain: directly (ots_ plus
 // trace_filter), through a proxy whose node has no trace_filter (SELFDESTRUCT beneficiaries from the
-// per-chain block scan) and through one with no ots_ (trace_filter alone).
+// per-chain block scan) and through one with no ots_ (trace_filter alone). Every wallet's tokens and
+// approvals are checked against the node too (tests/support/holdings-oracle.ts).
 
 let chain: ForeignChain;
 let facts: OracleTx[];
@@ -196,6 +198,23 @@ describe('a foreign chain: every wallet history equals what the node says', { sh
     expect([...want.values()].flat().length).toBeGreaterThan(10);
     for (const [wallet, owned] of want) expect(await nftListing(instances[0]!.lantern, wallet), `NFTs of ${wallet}`).toEqual(owned);
   }, 300_000);
+
+  it('tokens and approvals of every wallet equal balanceOf / allowance / isApprovedForAll at the answer’s block', async () => {
+    // The same oracle as every devnet chain's (holdings-every-chain.test.ts), here over OpenZeppelin's
+    // ERC-20 (transferFrom lowers an allowance with no Approval log), ERC-721 and ERC-1155.
+    const client = createPublicClient({ transport: http(chain.url) });
+    const wallets = [...new Set([...partiesOf(facts), ...(await partiesOfLogs(client))])].sort();
+    const seen = { held: 0, allowances: 0, operators: 0 };
+    for (const wallet of wallets) {
+      const n = await expectMatchesNode(client, instances[0]!.lantern.url, wallet, 'foreign');
+      seen.held += n.held;
+      seen.allowances += n.allowances;
+      seen.operators += n.operators;
+    }
+    expect(seen.held).toBeGreaterThan(5);
+    expect(seen.allowances).toBeGreaterThan(0);
+    expect(seen.operators).toBeGreaterThan(0);
+  }, 600_000);
 
   it('after more blocks arrive: the ASC end is fresh at once, old cursors go on without repeats or gaps', async () => {
     const lantern = instances[0]!.lantern;

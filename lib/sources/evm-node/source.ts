@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Chain } from '@/lib/chains';
+import { LOCAL_DEVNETS, type Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
 import type { ChainFollowSource, EvmSources } from '@/lib/sources/types';
@@ -14,7 +14,7 @@ import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
 import { chainMark, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
 import { watchNodeHeads } from './heads';
-import { headBlock, reorgDepth, type HeadInfo } from './rpc';
+import { headBlock, reorgDepth, rpc, type HeadInfo } from './rpc';
 import { tokenFactsMany } from './tokens';
 import { nodeTransaction } from './transaction';
 import { decodeTransaction } from './decode';
@@ -53,6 +53,8 @@ function make(chain: Chain): EvmSources {
       },
     },
     follow: nodeFollow,
+    // Only the local devnet: its accounts' keys are public, and the connector signs in the browser.
+    devnetWallet: LOCAL_DEVNETS.includes(chain) ? { request: (method, params) => rpc(chain.id, method, params) } : null,
   };
 }
 

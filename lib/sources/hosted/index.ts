@@ -36,6 +36,7 @@ export const hostedEvm: EvmSources = {
   tokenFacts: null,
   activity: null,
   follow: null,
+  devnetWallet: null,
 };
 
 export const hostedSignIn: SignInSource = {
