@@ -1,131 +1,104 @@
 #!/usr/bin/env node
-// `npm run mutate`: a small mutation check of the EVM node source's pure logic (not part of npm test).
-// Each mutant flips one operator or literal in one place (=== / !==, < / <=, && / ||, some / every,
-// true / false, a number +1, a dropped `!`), the unit tests that import the module run against it
-// (a mutant that hangs them for a minute counts as killed), and the mutant is killed when they fail.
-// Prints every survivor and the score.
-//   node scripts/mutate.mjs [module-substring]    e.g. `npm run mutate -- cursor`
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+// `npm run mutate`: mutation testing of the history core, the holdings logic and the decoder with
+// Stryker (not part of npm test; run it under `flock /tmp/heavy.lock`). Stryker's mutators cover
+// arithmetic, logical, conditional and equality operators, `??`/`?.`, emptied blocks and functions
+// (statements and return values), booleans, unary and update operators. Each mutant is first
+// type-checked (@stryker-mutator/typescript-checker): one that does not compile is counted apart as a
+// compile error, neither killed nor in the score. Only the unit tests run (the ones covering the mutant,
+// per test); mutants no unit test reaches count as survivors ("no coverage").
+// Prints the score per file, the compile errors, and every survivor.
+//   npm run mutate                      every file below
+//   npm run mutate -- spans transfers   the files whose path contains one of these words
+//   npm run mutate -- --no-check ...    skip the type check (several times faster on 2 cores; a mutant
+//                                       that would not compile is then run, and counted, like any other)
 import path from 'node:path';
-import { createVitest } from 'vitest/node';
+import { Stryker } from '@stryker-mutator/core';
 
-const TARGETS = [
-  { file: 'lib/sources/evm-node/categorise.ts', module: '@/lib/sources/evm-node/categorise' },
-  { file: 'lib/sources/evm-node/cursor.ts', module: '@/lib/sources/evm-node/cursor' },
-  // The spam rule's pure halves (rule 1's text, rule 2's mints); the rest of tokens.ts talks to the node and the database.
-  { file: 'lib/sources/evm-node/tokens.ts', module: '@/lib/sources/evm-node/tokens', from: /^const URL_LIKE/, to: /^\/\*\* How many of a token's first mints/ },
-  { file: 'lib/spam.ts', module: '@/lib/spam' },
+export const FILES = [
+  // the history core
+  'lib/sources/evm-node/history.ts',
+  'lib/sources/evm-node/activity.ts',
+  'lib/sources/evm-node/spans.ts',
+  'lib/sources/evm-node/transfers.ts',
+  'lib/sources/evm-node/tx-facts.ts',
+  'lib/sources/evm-node/logs.ts',
+  // holdings
+  'lib/sources/evm-node/holdings.ts',
+  // decoding
+  'lib/decode/abi.ts',
+  'lib/decode/index.ts',
+  'lib/decode/known.ts',
+  'lib/decode/table.ts',
 ];
 
-const OPERATORS = [
-  [/ === /g, ' !== '],
-  [/ !== /g, ' === '],
-  [/ > /g, ' >= '],
-  [/ >= /g, ' > '],
-  [/ < /g, ' <= '],
-  [/ <= /g, ' < '],
-  [/ && /g, ' || '],
-  [/ \|\| /g, ' && '],
-  [/\.some\(/g, '.every('],
-  [/\.every\(/g, '.some('],
-  [/\btrue\b/g, 'false'],
-  [/\bfalse\b/g, 'true'],
-  [/(?<![\w$.])(\d+)(n?)\b/g, (_, n, big) => `${BigInt(n) + 1n}${big}`],
-  [/(?<![!=])!(?!=)/g, ''],
-];
+const noCheck = process.argv.includes('--no-check');
+const words = process.argv.slice(2).filter((a) => a !== '--no-check');
+const files = FILES.filter((f) => words.length === 0 || words.some((w) => f.includes(w)));
+if (files.length === 0) {
+  console.error(`no file matches ${words.join(', ')}; files: ${FILES.join(', ')}`);
+  process.exit(2);
+}
 
-const filter = process.argv[2];
-const targets = TARGETS.filter((t) => !filter || t.file.includes(filter));
-let killed = 0;
-let total = 0;
+const stryker = new Stryker({
+  mutate: files,
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: true },
+  checkers: noCheck ? [] : ['typescript'],
+  tsconfigFile: 'tsconfig.mutate.json',
+  // Per-test coverage: each mutant runs only the tests that reach it.
+  coverageAnalysis: 'perTest',
+  // SQL text, log and error messages: what a unit test could only restate.
+  mutator: { excludedMutations: ['StringLiteral'] },
+  // Two shared cores: one test runner, one checker.
+  concurrency: 1,
+  timeoutMS: 30_000,
+  reporters: ['json', 'progress'],
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  ignorePatterns: ['.next', '.data', 'reports', 'test-results', 'playwright-report', 'bench-results', 'e2e'],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  logLevel: 'warn',
+});
+const results = await stryker.runMutationTest();
+
+const byFile = new Map(files.map((f) => [f, { killed: 0, survived: 0, noCoverage: 0, timeout: 0, compile: 0, runtime: 0, ignored: 0 }]));
 const survivors = [];
-const perFile = [];
-let restore;
-// Put the original back however this ends.
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    restore?.();
-    process.exit(130);
-  });
-}
-process.on('exit', () => restore?.());
-
-// One vitest per module: each mutant is written, the module invalidated, and the relevant test files
-// run again in the same process (a fresh vitest per mutant costs seconds each).
-const quiet = { onInit() {} };
-let vitest;
-async function runTests(file, tests) {
-  vitest.invalidateFile(path.resolve(file));
-  const specs = await vitest.getRelevantTestSpecifications(tests);
-  const r = await vitest.runTestSpecifications(specs);
-  return r.unhandledErrors.length === 0 && r.testModules.length === tests.length && r.testModules.every((m) => m.state() === 'passed');
-}
-
-for (const t of targets) {
-  const original = readFileSync(t.file, 'utf8');
-  const tests = testsImporting(t.module);
-  const lines = original.split('\n');
-  const mutants = [];
-  let inRange = !t.from;
-  lines.forEach((line, i) => {
-    if (t.from?.test(line)) inRange = true;
-    if (t.to?.test(line)) inRange = false;
-    const code = line.trim();
-    if (!inRange || !code || /^(\/\/|\/\*|\*|import |export \{|export type|export interface)/.test(code)) return;
-    if (/^\w+\??: [^=()]*;$/.test(code)) return; // a type's member (`status: 0 | 1;`): no behaviour to mutate
-    for (const [re, by] of OPERATORS) {
-      for (const m of line.matchAll(re)) {
-        const replacement = typeof by === 'function' ? by(...m) : by;
-        const mutated = line.slice(0, m.index) + replacement + line.slice(m.index + m[0].length);
-        if (mutated !== line) mutants.push({ line: i, text: mutated, was: line });
-      }
-    }
-  });
-  console.log(`\n${t.file}: ${mutants.length} mutants; tests: ${tests.length ? tests.join(', ') : 'none import it'}`);
-  restore = () => writeFileSync(t.file, original);
-  const before = { killed, total };
-  vitest = await createVitest('test', { watch: false, project: ['unit'], reporters: [quiet], sequence: { shuffle: false } });
-  await vitest.standalone();
-  try {
-    if (tests.length && !(await runTests(t.file, tests))) throw new Error(`${tests.join(', ')} fail on the unmutated ${t.file}: fix them first`);
-    for (const m of mutants) {
-      total++;
-      let dead = false;
-      if (tests.length) {
-        const copy = [...lines];
-        copy[m.line] = m.text;
-        writeFileSync(t.file, copy.join('\n'));
-        dead = !(await Promise.race([runTests(t.file, tests), new Promise((r) => setTimeout(() => r(false), 60_000))]));
-      }
-      if (dead) killed++;
-      else survivors.push(`${t.file}:${m.line + 1}: ${m.was.trim()}  =>  ${m.text.trim()}`);
-      process.stdout.write(dead ? '.' : 'S');
-    }
-  } finally {
-    restore();
-    restore = undefined;
-    await vitest.close();
+for (const m of results) {
+  m.fileName = path.relative(process.cwd(), m.fileName);
+  const s = byFile.get(m.fileName) ?? byFile.set(m.fileName, { killed: 0, survived: 0, noCoverage: 0, timeout: 0, compile: 0, runtime: 0, ignored: 0 }).get(m.fileName);
+  const at = `${m.fileName}:${m.location.start.line}:${m.location.start.column + 1}`;
+  switch (m.status) {
+    case 'Killed': s.killed++; break;
+    case 'Timeout': s.timeout++; break;
+    case 'Survived': s.survived++; survivors.push(`${at} ${m.mutatorName}: ${oneLine(m.replacement)}`); break;
+    case 'NoCoverage': s.noCoverage++; survivors.push(`${at} ${m.mutatorName} (no test reaches it): ${oneLine(m.replacement)}`); break;
+    case 'CompileError': s.compile++; break;
+    case 'RuntimeError': s.runtime++; break;
+    default: s.ignored++;
   }
-  perFile.push(`${t.file}: ${killed - before.killed}/${total - before.total} killed`);
 }
 
-console.log('\n\nSurvivors:');
+console.log('\nSurvivors:');
 for (const s of survivors) console.log(`  ${s}`);
-console.log('\nBy file:');
-for (const f of perFile) console.log(`  ${f}`);
-const score = total ? ((100 * killed) / total).toFixed(1) : '0';
-console.log(`\nmutation score: ${killed}/${total} killed (${score}%)`);
-
-function testsImporting(module) {
-  const out = [];
-  const walk = (dir) => {
-    for (const f of readdirSync(dir)) {
-      const p = path.join(dir, f);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.test.ts') && readFileSync(p, 'utf8').includes(`'${module}'`)) out.push(p);
-    }
-  };
-  walk('tests/unit');
-  return out;
+console.log(`\n${'file'.padEnd(40)}  score   killed  survived  no-cov  compile-errors`);
+let detected = 0;
+let valid = 0;
+let compile = 0;
+for (const [file, s] of byFile) {
+  const d = s.killed + s.timeout;
+  const v = d + s.survived + s.noCoverage;
+  detected += d;
+  valid += v;
+  compile += s.compile;
+  console.log(`${file.padEnd(40)} ${pct(d, v).padStart(6)}  ${String(d).padStart(7)}  ${String(s.survived).padStart(8)}  ${String(s.noCoverage).padStart(6)}  ${String(s.compile).padStart(14)}`);
 }
-process.exit(0); // vitest's pool can keep the event loop alive after close()
+if (noCheck) console.log('(--no-check: mutants were not type-checked; any that would not compile are counted as killed or survived)');
+console.log(`${'all'.padEnd(40)} ${pct(detected, valid).padStart(6)}  ${detected}/${valid} killed (timeouts count as killed); ${compile} compile errors apart`);
+
+function pct(n, of) {
+  return of ? `${((100 * n) / of).toFixed(1)}%` : '-';
+}
+function oneLine(s) {
+  const t = (s ?? '').replace(/\s+/g, ' ');
+  return t.length > 100 ? `${t.slice(0, 97)}...` : t;
+}

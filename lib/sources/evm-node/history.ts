@@ -216,7 +216,8 @@ async function render(chain: Chain, wallet: string, txs: TxFacts[], query: Histo
   return txs.map((t) => renderTx(chain.id, t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
 }
 
-function renderTx(
+/** One transaction as the hosted wallet-history API shapes it, from its facts (pure: every read is the caller's). */
+export function renderTx(
   chainId: number,
   t: TxFacts,
   wallet: string,

@@ -140,14 +140,16 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
   }
 }
 
-interface RpcTx {
+/** A transaction and its receipt as eth_getTransactionByHash / eth_getTransactionReceipt answer (the fields read). */
+export interface RpcTx {
   hash: string; blockNumber: Hex; blockHash: string; transactionIndex: Hex; type?: Hex; from: string; to: string | null;
   value: Hex; nonce: Hex; gas: Hex; gasPrice?: Hex; input: Hex;
 }
-interface RpcReceipt {
+export interface RpcReceipt {
   status: Hex; gasUsed: Hex; cumulativeGasUsed: Hex; effectiveGasPrice?: Hex; contractAddress: string | null; logs: RawLog[];
 }
-interface CallTrace {
+/** One frame of debug_traceTransaction's callTracer answer. */
+export interface CallTrace {
   type: string; from: string; to?: string; value?: Hex; gas?: Hex; gasUsed?: Hex; input?: Hex; output?: Hex; error?: string; calls?: CallTrace[];
 }
 
@@ -157,7 +159,8 @@ async function readTx(chainId: number, hash: string): Promise<{ tx: RpcTx; recei
   return { tx, receipt };
 }
 
-function toFacts({ tx, receipt }: { tx: RpcTx; receipt: RpcReceipt }, timestamp: number, calls: CallFrame[] | null | undefined): TxFacts {
+/** The facts of one transaction from the node's answers (pure: the reads are the callers'); `calls` undefined: still being read. */
+export function toFacts({ tx, receipt }: { tx: RpcTx; receipt: RpcReceipt }, timestamp: number, calls: CallFrame[] | null | undefined): TxFacts {
   const blockNumber = Number(tx.blockNumber);
   const erc20: Erc20Move[] = [];
   const nft: NftMove[] = [];
@@ -201,7 +204,7 @@ export function ranNoCode(tx: { to: string | null; input: string }, receipt: { g
 }
 
 /** Internal calls below the top level of a callTracer tree, in execution order. */
-function fromCallTrace(root: CallTrace): CallFrame[] {
+export function fromCallTrace(root: CallTrace): CallFrame[] {
   const out: CallFrame[] = [];
   const walk = (c: CallTrace, depth: number, reverted: boolean) => {
     const r = reverted || !!c.error;

@@ -89,3 +89,23 @@ describe('spanAt, spanBelow, spanAbove', () => {
     );
   });
 });
+
+describe('span edges', () => {
+  // A span's ends are blocks it holds; a random property rarely lands on them.
+  const s = [{ lo: 5, hi: 9 }, { lo: 20, hi: 20 }];
+  it('spanAt holds both ends; spanBelow / spanAbove exclude a span that holds the block', () => {
+    expect([spanAt(s, 5), spanAt(s, 9), spanAt(s, 20), spanAt(s, 4), spanAt(s, 10)]).toEqual([s[0], s[0], s[1], undefined, undefined]);
+    expect([spanBelow(s, 9), spanBelow(s, 10), spanBelow(s, 20), spanBelow(s, 21)]).toEqual([undefined, s[0], s[0], s[1]]);
+    expect([spanAbove(s, 5), spanAbove(s, 4), spanAbove(s, 19), spanAbove(s, 20)]).toEqual([s[1], s[0], s[1], undefined]);
+  });
+
+  it('gaps at the edges of spans and of the range', () => {
+    expect(gaps(s, 5, 9)).toEqual([]);
+    expect(gaps(s, 4, 10)).toEqual([{ lo: 4, hi: 4 }, { lo: 10, hi: 10 }]);
+    expect(gaps(s, 9, 20)).toEqual([{ lo: 10, hi: 19 }]);
+    expect(gaps(s, 10, 19)).toEqual([{ lo: 10, hi: 19 }]);
+    expect(gaps(s, 1, 30)).toEqual([{ lo: 1, hi: 4 }, { lo: 10, hi: 19 }, { lo: 21, hi: 30 }]);
+    expect(gaps(s, 20, 20)).toEqual([]);
+    expect(gaps(s, 21, 21)).toEqual([{ lo: 21, hi: 21 }]);
+  });
+});
