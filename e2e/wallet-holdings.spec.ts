@@ -57,6 +57,42 @@ async function symbolOf(token: string, block: number): Promise<string> {
 
 const erc20Keys = (s: Scenario) => Object.entries(s.contracts).filter(([, c]) => c.kind === 'erc20');
 
+/** An address of this run alone (a spender or operator nobody else approved), so a test repeats. */
+const freshAddress = () => `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
+
+/** Sends `data` to `to` signed by `account` itself (as a dapp would have it sign) and waits until it is mined. */
+async function sendSigned(account: ReturnType<typeof mnemonicToAccount>, to: Address, data: Hex): Promise<void> {
+  const hash = await rpc<Hex>('eth_sendRawTransaction', [
+    await account.signTransaction({
+      to,
+      data,
+      nonce: Number(await rpc<Hex>('eth_getTransactionCount', [account.address, 'pending'])),
+      gas: 80_000n,
+      maxFeePerGas: 50_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+      chainId: 31337,
+    }),
+  ]);
+  await expect.poll(async () => (await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [hash]))?.status).toBe('0x1');
+}
+
+/** Signs in on the page with the injected test wallet holding `account`. */
+async function signInWithTestWallet(page: Page, address: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(page.getByRole('link', { name: `Signed in as ${address}` })).toBeVisible();
+}
+
+/** Waits until `row` is listed; in hosted mode an earlier answer may be kept for the hosted cache's 10 s: a person reloads. */
+async function listed(page: Page, row: ReturnType<Page['locator']>): Promise<void> {
+  await expect
+    .poll(async () => {
+      if ((await row.count()) === 0) await page.reload();
+      return row.count();
+    }, { timeout: 30_000, intervals: [1_000, 2_000, 3_000] })
+    .toBe(1);
+}
+
 async function shownBlock(page: Page, name: string): Promise<number> {
   const section = page.getByRole('region', { name });
   await expect(section).toHaveAttribute('data-block', /^\d+$/);
@@ -170,34 +206,15 @@ test('revoke end to end: the owner, signed in, sends approve(spender, 0) from he
   expect(holder.address).toBe(s.accounts.holder.checksumAddress);
   const usdc = s.contracts.usdc.address as Address;
   // A spender of this run alone, approved from here (as any dapp would ask her to), so the test repeats.
-  const spender = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
-  const approveHash = await rpc<Hex>('eth_sendRawTransaction', [
-    await holder.signTransaction({
-      to: usdc,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1234_500000n] }),
-      nonce: Number(await rpc<Hex>('eth_getTransactionCount', [holder.address, 'pending'])),
-      gas: 80_000n,
-      maxFeePerGas: 50_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-      chainId: 31337,
-    }),
-  ]);
-  await expect.poll(async () => (await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [approveHash]))?.status).toBe('0x1');
+  const spender = freshAddress();
+  await sendSigned(holder, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1234_500000n] }));
 
   await installTestWallet(page, [holder]);
   await page.goto(`/wallet/${holder.address}/approvals`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
-  await expect(page.getByRole('link', { name: `Signed in as ${holder.address}` })).toBeVisible();
+  await signInWithTestWallet(page, holder.address);
 
   const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
-  // In hosted mode an earlier answer may be kept for the hosted cache's 10 s: a person reloads.
-  await expect
-    .poll(async () => {
-      if ((await row.count()) === 0) await page.reload();
-      return row.count();
-    }, { timeout: 30_000, intervals: [1_000, 2_000, 3_000] })
-    .toBe(1);
+  await listed(page, row);
   await expect(row.locator('[data-role="allowance"]')).toHaveText('1,234.5 USDC');
   await row.getByRole('button', { name: /^Revoke/ }).click();
   await expect(row.getByRole('group', { name: 'Confirm revoke' })).toContainText(`approve(${spender}, 0)`);
@@ -214,19 +231,8 @@ test('revoke with the built-in "Devnet account" (no wallet installed): it signs 
   // alice, the devnet account's default (anvil key #1, which the connector holds too).
   const alice = mnemonicToAccount(MNEMONIC, { addressIndex: 1 });
   const usdc = s.contracts.usdc.address as Address;
-  const spender = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
-  const approveHash = await rpc<Hex>('eth_sendRawTransaction', [
-    await alice.signTransaction({
-      to: usdc,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }),
-      nonce: Number(await rpc<Hex>('eth_getTransactionCount', [alice.address, 'pending'])),
-      gas: 80_000n,
-      maxFeePerGas: 50_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-      chainId: 31337,
-    }),
-  ]);
-  await expect.poll(async () => (await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [approveHash]))?.status).toBe('0x1');
+  const spender = freshAddress();
+  await sendSigned(alice, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, maxUint256] }));
   const sentBefore = Number(await rpc<Hex>('eth_getTransactionCount', [alice.address, 'latest']));
 
   // As a person with no wallet extension meets it (no test wallet installed).
@@ -238,12 +244,7 @@ test('revoke with the built-in "Devnet account" (no wallet installed): it signs 
   await expect(page.getByRole('link', { name: `Signed in as ${alice.address}` })).toBeVisible();
 
   const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
-  await expect
-    .poll(async () => {
-      if ((await row.count()) === 0) await page.reload();
-      return row.count();
-    }, { timeout: 30_000, intervals: [1_000, 2_000, 3_000] })
-    .toBe(1);
+  await listed(page, row);
   await expect(row.locator('[data-role="allowance"]')).toContainText('Unlimited');
   await row.getByRole('button', { name: /^Revoke/ }).click();
   await expect(row.getByRole('group', { name: 'Confirm revoke' })).toContainText(`approve(${spender}, 0)`);
@@ -317,37 +318,18 @@ test('revoke an ERC-1155 operator end to end: the owner sends setApprovalForAll(
   const items = s.contracts.items.address as Address;
   expect(s.contracts.items.kind).toBe('erc1155');
   // An operator of this run alone, approved from here as a marketplace would ask her to, so the test repeats.
-  const operator = `0x${[...crypto.getRandomValues(new Uint8Array(20))].map((b) => b.toString(16).padStart(2, '0')).join('')}` as Address;
+  const operator = freshAddress();
   const approvedForAll = async () =>
     read<boolean>(items, erc1155Abi, 'isApprovedForAll', [holder.address, operator], Number(await rpc<Hex>('eth_blockNumber', [])));
-  const grant = await rpc<Hex>('eth_sendRawTransaction', [
-    await holder.signTransaction({
-      to: items,
-      data: encodeFunctionData({ abi: erc1155Abi, functionName: 'setApprovalForAll', args: [operator, true] }),
-      nonce: Number(await rpc<Hex>('eth_getTransactionCount', [holder.address, 'pending'])),
-      gas: 80_000n,
-      maxFeePerGas: 50_000_000_000n,
-      maxPriorityFeePerGas: 1_000_000_000n,
-      chainId: 31337,
-    }),
-  ]);
-  await expect.poll(async () => (await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [grant]))?.status).toBe('0x1');
+  await sendSigned(holder, items, encodeFunctionData({ abi: erc1155Abi, functionName: 'setApprovalForAll', args: [operator, true] }));
   expect(await approvedForAll()).toBe(true);
 
   await installTestWallet(page, [holder]);
   await page.goto(`/wallet/${holder.address}/approvals`);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Test Wallet' }).click();
-  await expect(page.getByRole('link', { name: `Signed in as ${holder.address}` })).toBeVisible();
+  await signInWithTestWallet(page, holder.address);
 
   const row = page.locator(`li[data-approval="operator"][data-token="${items}"][data-spender="${operator}"]`);
-  // In hosted mode an earlier answer may be kept for the hosted cache's 10 s: a person reloads.
-  await expect
-    .poll(async () => {
-      if ((await row.count()) === 0) await page.reload();
-      return row.count();
-    }, { timeout: 30_000, intervals: [1_000, 2_000, 3_000] })
-    .toBe(1);
+  await listed(page, row);
   await row.getByRole('button', { name: /^Revoke operator/ }).click();
   await expect(row.getByRole('group', { name: 'Confirm revoke' })).toContainText(`setApprovalForAll(${operator}, false)`);
   await row.getByRole('button', { name: 'Send revoke' }).click();
