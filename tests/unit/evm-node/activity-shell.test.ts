@@ -36,6 +36,12 @@ interface Model {
   traceFilter: boolean;
   /** Widest trace_filter range the node takes (anvil: 300). */
   traceLimit?: number;
+  /** ots_getApiLevel answers, but the searches are not offered (a proxy in front of the node, say). */
+  otsSearchMissing?: boolean;
+  /** trace_filter answers the capability probe (the head block), then refuses as not offered. */
+  traceFilterProbeOnly?: boolean;
+  /** debug_traceBlockByNumber with callTracer (Geth's tracer). */
+  debug?: boolean;
   calls: { method: string; params: unknown[] }[];
 }
 
@@ -57,13 +63,15 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
     case 'eth_getBlockByNumber': {
       const n = params[0] === 'latest' ? m.head : Number(params[0]);
       if (n > m.head) return null;
-      return { number: hex(n), hash: hashOf(n), parentHash: hashOf(Math.max(0, n - 1)), timestamp: hex(1_700_000_000 + n), transactions: [] };
+      const body = m.txs.filter((t) => t.block === n);
+      const transactions = params[1] ? body.map((t) => ({ hash: t.hash, from: t.from, to: t.to, nonce: '0x0', transactionIndex: hex(t.index) })) : body.map((t) => t.hash);
+      return { number: hex(n), hash: hashOf(n), parentHash: hashOf(Math.max(0, n - 1)), timestamp: hex(1_700_000_000 + n), transactions };
     }
     case 'ots_getApiLevel':
       return m.ots ? 8 : none();
     case 'ots_searchTransactionsBefore':
     case 'ots_searchTransactionsAfter': {
-      if (!m.ots) return none();
+      if (!m.ots || m.otsSearchMissing) return none();
       const [address, block, size] = params as [string, number, number];
       const before = method === 'ots_searchTransactionsBefore';
       const start = before && block === 0 ? m.head + 1 : block;
@@ -83,6 +91,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       const f = params[0] as { fromBlock: string; toBlock: string; fromAddress?: string[]; toAddress?: string[] };
       const lo = Number(f.fromBlock);
       const hi = Number(f.toBlock);
+      if (m.traceFilterProbeOnly && !(lo === m.head && hi === m.head)) return none();
       if (m.traceLimit && hi - lo + 1 > m.traceLimit) throw Object.assign(new Error(`block range is limited to ${m.traceLimit} blocks`), { rpc: -32000 });
       const out: unknown[] = [];
       for (const t of m.txs) {
@@ -98,8 +107,13 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
     }
     case 'trace_block':
       return m.traceFilter ? [] : none();
-    case 'debug_traceBlockByNumber':
-      return none();
+    case 'debug_traceBlockByNumber': {
+      if (!m.debug) return none();
+      const n = Number(params[0]);
+      return m.txs
+        .filter((t) => t.block === n)
+        .map((t) => ({ txHash: t.hash, result: { type: 'CALL', from: t.from, to: t.to, calls: t.beneficiary ? [{ type: 'SELFDESTRUCT', from: t.to, to: t.beneficiary }] : [] } }));
+    }
     case 'eth_getLogs': {
       const f = params[0] as { fromBlock: string; toBlock: string; topics: (string | string[] | null)[] };
       const lo = Number(f.fromBlock);
@@ -204,9 +218,9 @@ afterEach(async () => {
 });
 
 // The wallet's transactions as the history rule defines them (docs/evm-node.md), from the model chain.
-const walletRows = (m: Model) =>
+const walletRows = (m: Model, beneficiaries = true) =>
   m.txs
-    .filter((t) => direct(t, W) || t.transfer?.from === W || t.transfer?.to === W || t.beneficiary === W)
+    .filter((t) => direct(t, W) || t.transfer?.from === W || t.transfer?.to === W || (beneficiaries && t.beneficiary === W))
     .map((t) => ({ block: t.block, index: t.index, hash: t.hash }))
     .sort((a, b) => b.block - a.block || b.index - a.index);
 const indexed = async () =>
@@ -300,6 +314,32 @@ describe('activity over a node without ots_', () => {
     await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 5000, need: 26 });
     expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
     // Without ots_, SELFDESTRUCT beneficiaries come from trace_filter toAddress: every kind is found.
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+  }, 60_000);
+});
+
+describe('activity on nodes that offer less', () => {
+  it('ots_ and trace_filter probed as offered but refused in use: block bodies, and no beneficiaries (as on Geth)', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, otsSearchMissing: true, traceFilter: true, traceFilterProbeOnly: true, debug: true });
+    const all = walletRows(m, false);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(all, 26));
+    // Asked once each, then known as not offered.
+    expect(m.calls.filter((c) => c.method === 'ots_searchTransactionsBefore')).toHaveLength(1);
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+    expect(m.calls.filter((c) => c.method.startsWith('ots_search'))).toHaveLength(1);
+  }, 60_000);
+
+  it('ots_ without trace_filter: beneficiaries from the chain traced block by block', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: false, debug: true });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 200, need: 26 });
+    expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
+    expect(m.calls.some((c) => c.method === 'debug_traceBlockByNumber')).toBe(true);
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
   }, 60_000);
