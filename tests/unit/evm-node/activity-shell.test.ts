@@ -42,10 +42,12 @@ interface Model {
   traceFilterProbeOnly?: boolean;
   /** debug_traceBlockByNumber with callTracer (Geth's tracer). */
   debug?: boolean;
+  /** Blocks from `from` up are of another branch (a reorg): other hashes. */
+  fork?: { from: number; tag: number };
   calls: { method: string; params: unknown[] }[];
 }
 
-const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+const hashOf = (n: number, m?: Model) => `0x${(m?.fork && n >= m.fork.from ? m.fork.tag : 0).toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
 const hex = (n: number) => `0x${n.toString(16)}`;
 const txHash = (block: number, index: number) => `0x${'ab'.repeat(28)}${block.toString(16).padStart(6, '0')}${index.toString(16).padStart(2, '0')}`;
 
@@ -65,7 +67,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       if (n > m.head) return null;
       const body = m.txs.filter((t) => t.block === n);
       const transactions = params[1] ? body.map((t) => ({ hash: t.hash, from: t.from, to: t.to, nonce: '0x0', transactionIndex: hex(t.index) })) : body.map((t) => t.hash);
-      return { number: hex(n), hash: hashOf(n), parentHash: hashOf(Math.max(0, n - 1)), timestamp: hex(1_700_000_000 + n), transactions };
+      return { number: hex(n), hash: hashOf(n, m), parentHash: hashOf(Math.max(0, n - 1), m), timestamp: hex(1_700_000_000 + n), transactions };
     }
     case 'ots_getApiLevel':
       return m.ots ? 8 : none();
@@ -128,7 +130,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
           topics,
           data: `0x${'0'.repeat(63)}1`,
           blockNumber: hex(t.block),
-          blockHash: hashOf(t.block),
+          blockHash: hashOf(t.block, m),
           transactionHash: t.hash,
           transactionIndex: hex(t.index),
           logIndex: '0x0',
@@ -342,5 +344,20 @@ describe('activity on nodes that offer less', () => {
     expect(m.calls.some((c) => c.method === 'debug_traceBlockByNumber')).toBe(true);
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
+  }, 60_000);
+});
+
+describe('a chain that changed under a page', () => {
+  it('a window read on the old branch does not commit; it is read again on the chain as it is now', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
+    vi.stubEnv('EVM_HEAD_TTL_MS', '0');
+    const old = await activityHead(chainId);
+    // A reorg from block 250: the wallet's transactions there are replaced by others, every second block.
+    m.fork = { from: 250, tag: 7 };
+    m.txs = [...m.txs.filter((t) => t.block < 250), ...txsOf(300, 2).filter((t) => t.block >= 250).map((t) => ({ ...t, hash: t.hash.replace('0xabab', '0xcdcd') }))];
+    const now = await activityHead(chainId);
+    expect(now.epoch).toBeGreaterThan(old.epoch);
+    await ensureCovered(chainId, W, old, { order: 'DESC', from: 1, to: 300, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
   }, 60_000);
 });
