@@ -220,9 +220,8 @@ export type FreshMap = Map<string, { mark: string; spans: Span[] }>;
  */
 export function rememberFresh(fresh: FreshMap, key: string, mark: string, span: Span, max = FRESH_MAX): void {
   const cur = fresh.get(key);
-  const spans = cur && cur.mark === mark ? cur.spans : [];
   if (!cur && fresh.size >= max) fresh.delete(fresh.keys().next().value!);
-  fresh.set(key, { mark, spans: normalise([...spans, span]) });
+  fresh.set(key, { mark, spans: normalise(cur && cur.mark === mark ? [...cur.spans, span] : [span]) });
 }
 
 /** What the wallet's index holds: its stored spans, and its fresh ones if read at `mark`. */
@@ -236,8 +235,8 @@ export function fillGaps(cov: readonly Span[]): Span[] {
   return top ? gaps(cov, 1, top.hi).reverse() : [];
 }
 
-/** The index is complete when what is read runs from block 1 without a gap. */
-export const indexComplete = (cov: readonly Span[]) => cov.length > 0 && cov[0]!.lo === 1 && fillGaps(cov).length === 0;
+/** The index is complete when what is read runs from block 1 without a gap (fillGaps starts at block 1). */
+export const indexComplete = (cov: readonly Span[]) => cov.length > 0 && fillGaps(cov).length === 0;
 
 /** The keyset condition and its parameters ($6, $7) of a count of the page's rows past its cursor. */
 export function keysetOf(need: PageNeed): { sql: string; params: unknown[] } {

@@ -205,6 +205,9 @@ describe('windows', () => {
     expect(otsWindow(up, { rows: [row(30), row(40)], edge: true })).toEqual({ lo: 20, hi: 100, direct: [row(30), row(40)] });
     expect(otsWindow(up, { rows: [], edge: false })).toEqual({ lo: 20, hi: 100, direct: [] });
     expect(otsWindow(up, { rows: [row(90), row(120)], edge: false })).toEqual({ lo: 20, hi: 100, direct: [row(90)] });
+    // A window's own end blocks are its own.
+    expect(otsWindow(down, { rows: [row(100), row(20)], edge: true }).direct).toEqual([row(100), row(20)]);
+    expect(otsWindow(up, { rows: [row(20), row(100)], edge: true }).direct).toEqual([row(20), row(100)]);
     expect(otsWindow({ dir: 'desc', start: 100, end: 20 }, { rows: [row(120), row(95)], edge: false })).toEqual({ lo: 95, hi: 100, direct: [row(95)] });
     expect(otsWindow({ dir: 'asc', start: 20, end: 100 }, { rows: [row(10), row(25)], edge: false })).toEqual({ lo: 20, hi: 25, direct: [row(25)] });
   });
