@@ -18,6 +18,7 @@ export const FILES = [
   // the history core
   'lib/sources/evm-node/history.ts',
   'lib/sources/evm-node/activity.ts',
+  'lib/sources/evm-node/activity-plan.ts',
   'lib/sources/evm-node/spans.ts',
   'lib/sources/evm-node/transfers.ts',
   'lib/sources/evm-node/tx-facts.ts',

@@ -1,5 +1,4 @@
 import 'server-only';
-import type { Hex } from 'viem';
 import { config } from '@/lib/config';
 import { db } from '@/lib/db';
 import { log } from '@/lib/log';
@@ -9,7 +8,38 @@ import { RpcMethodError, hexNum, inBackground, reorgDepth, rpc } from './rpc';
 import { selfdestructsTo } from './selfdestructs';
 import { blockPartiesOf } from './block-parties';
 import { markUnsupported, nodeCapabilities } from './capabilities';
-import { addSpan, gaps, loadSpans, lockScope, normalise, spanAbove, spanAt, spanBelow, type Span } from './spans';
+import { addSpan, loadSpans, lockScope, type Span } from './spans';
+import {
+  MIN_WANT,
+  TRACE_SPAN,
+  TRACE_SPAN_MIN,
+  commitSpans,
+  coverStep,
+  coverageOf,
+  emptyWindow,
+  enoughRows,
+  fillGaps,
+  indexComplete,
+  insertChunks,
+  joined,
+  keysetOf,
+  narrowed,
+  otsCall,
+  otsPage,
+  otsWindow,
+  rangeChunks,
+  reachPlan,
+  rememberFresh,
+  traceRows,
+  traceSpanAfter,
+  windowRows,
+  windowWant,
+  type OtsAnswer,
+  type PageNeed,
+  type Row,
+  type TraceRow,
+  type Window,
+} from './activity-plan';
 
 /**
  * The per-wallet activity index behind history pages: one row per transaction that touches the wallet
@@ -41,12 +71,6 @@ import { addSpan, gaps, loadSpans, lockScope, normalise, spanAbove, spanAt, span
  * does not commit (assertEpoch) and is read again on the chain as it is now.
  */
 
-interface Row {
-  block: number;
-  index: number;
-  hash: string;
-}
-
 interface Ctx {
   chainId: number;
   address: string;
@@ -56,27 +80,11 @@ interface Ctx {
   final: number;
 }
 
-/** Rows one page needs: from `start` (inclusive; or strictly past `after`) towards `end`, in `order`. */
-export interface PageNeed {
-  order: 'ASC' | 'DESC';
-  /** The keyset position of the cursor: rows strictly beyond it. */
-  after?: { block: number; index: number };
-  /** Block range of the query (inclusive), already clamped to [1, head]. */
-  from: number;
-  to: number;
-  /** Rows wanted (a page and one more, to know whether a next page exists). */
-  need: number;
-}
+export type { PageNeed };
 
-/** Blocks in the first window on a node without ots_ (then 4 times more per window that finds too little). */
-const RANGE_WINDOW = 2_000;
-/** The fewest transactions a window asks for: a page of 25 and one more, so a wallet page's small queries (its newest and oldest row) read the window its first page needs. */
-const MIN_WANT = 26;
 /** A window finding nothing this many times in a row is a bug: stop rather than loop. */
 const MAX_STEPS = 10_000;
 const STALE_FILL_SECONDS = 60;
-/** Wallets whose unfinal blocks this process remembers (the oldest is forgotten: it is read again). */
-const FRESH_MAX = 10_000;
 
 const g = globalThis as unknown as {
   __lanternActivity?: {
@@ -181,133 +189,64 @@ export async function ensureCovered(chainId: number, address: string, at: { head
 /** Stored spans, and the unfinal blocks this process read at this head. */
 async function coverage(ctx: Ctx): Promise<Span[]> {
   const stored = await loadSpans(await db(), ctx.chainId, ctx.address);
-  const fresh = st.fresh.get(`${ctx.chainId}:${ctx.address}`);
-  return fresh && fresh.mark === `${ctx.epoch}@${ctx.head}` ? normalise([...stored, ...fresh.spans]) : stored;
+  return coverageOf(stored, st.fresh.get(`${ctx.chainId}:${ctx.address}`), `${ctx.epoch}@${ctx.head}`);
 }
 
 async function cover(ctx: Ctx, need: PageNeed): Promise<void> {
   for (let step = 0; step < MAX_STEPS; step++) {
-    const spans = await coverage(ctx);
-    if (need.order === 'DESC') {
-      const top = need.after ? Math.min(need.after.block, need.to) : need.to;
-      if (top < need.from) return;
-      const s = spanAt(spans, top);
-      if (!s) {
-        await reachDown(ctx, top, spanBelow(spans, top), need);
-        continue;
-      }
-      if (s.lo <= need.from) return;
-      const n = await countRows(ctx, need, s.lo, top);
-      if (n >= need.need) return;
-      await windowDown(ctx, s.lo - 1, Math.max(need.from, (spanBelow(spans, s.lo)?.hi ?? 0) + 1), Math.max(MIN_WANT, need.need - n));
-    } else {
-      const bottom = need.after ? Math.max(need.after.block, need.from) : need.from;
-      if (bottom > need.to) return;
-      const s = spanAt(spans, bottom);
-      if (!s) {
-        await reachUp(ctx, bottom, spanAbove(spans, bottom), need);
-        continue;
-      }
-      if (s.hi >= need.to) return;
-      const n = await countRows(ctx, need, bottom, s.hi);
-      if (n >= need.need) return;
-      await windowUp(ctx, s.hi + 1, Math.min(need.to, (spanAbove(spans, s.hi)?.lo ?? Infinity) - 1), Math.max(MIN_WANT, need.need - n));
+    const next = coverStep(await coverage(ctx), need);
+    if (next.kind === 'done') return;
+    if (next.kind === 'reach') {
+      const plan = reachPlan(need.order, next.at, next.near, need);
+      if (plan.join && joined(plan.join, await readWindow(ctx, plan.join, windowWant(need.need)))) continue;
+      await readWindow(ctx, plan.window, windowWant(need.need));
+      continue;
     }
+    const n = await countRows(ctx, need, next.count.lo, next.count.hi);
+    if (n >= need.need) return;
+    await readWindow(ctx, next.window, windowWant(need.need, n));
   }
   throw new Error(`history of ${ctx.address}: the windows did not converge`);
 }
 
-/**
- * DESC from `top`, which no span holds. When a span lies below and the blocks between are few in
- * transactions (the usual case: the new blocks since the wallet was last read), one upward window
- * reads them all and joins that span; else (or when nothing is known) a window down from `top`.
- */
-async function reachDown(ctx: Ctx, top: number, below: Span | undefined, need: PageNeed): Promise<void> {
-  const floor = Math.max(need.from, (below?.hi ?? 0) + 1);
-  if (below && below.hi >= need.from - 1) {
-    const reached = await windowUp(ctx, below.hi + 1, top, Math.max(MIN_WANT, need.need));
-    if (reached >= top) return;
-  }
-  await windowDown(ctx, top, floor, Math.max(MIN_WANT, need.need));
-}
-
-/** ASC from `bottom`, which no span holds: the mirror of reachDown. */
-async function reachUp(ctx: Ctx, bottom: number, above: Span | undefined, need: PageNeed): Promise<void> {
-  const ceil = Math.min(need.to, (above?.lo ?? Infinity) - 1);
-  if (above && above.lo <= need.to + 1) {
-    const reached = await windowDown(ctx, above.lo - 1, bottom, Math.max(MIN_WANT, need.need));
-    if (reached <= bottom) return;
-  }
-  await windowUp(ctx, bottom, ceil, Math.max(MIN_WANT, need.need));
-}
-
 /** Rows of the page's range in [lo, hi], beyond its cursor, up to need.need (a bounded count). */
 async function countRows(ctx: Ctx, need: PageNeed, lo: number, hi: number): Promise<number> {
-  const params: unknown[] = [ctx.chainId, ctx.address, lo, hi, need.need];
-  let keyset = '';
-  if (need.after) {
-    params.push(need.after.block, need.after.index);
-    keyset = `AND (block_number, tx_index) ${need.order === 'DESC' ? '<' : '>'} ($6, $7)`;
-  }
+  const keyset = keysetOf(need);
   const { rows } = await (await db()).query<{ n: string }>(
-    `SELECT count(*) AS n FROM (SELECT 1 FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2 AND block_number BETWEEN $3 AND $4 ${keyset} LIMIT $5) t`,
-    params,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2 AND block_number BETWEEN $3 AND $4 ${keyset.sql} LIMIT $5) t`,
+    [ctx.chainId, ctx.address, lo, hi, need.need, ...keyset.params],
   );
   return Number(rows[0]!.n);
 }
 
 /**
- * Reads a window down from `top` (inclusive) holding at least `want` transactions, or down to `floor`;
- * commits it and returns its lowest block.
+ * Reads a window from its start towards its end holding at least `want` transactions (or to its end),
+ * commits it and returns its far end: with ots_ one page of whole blocks, else block ranges.
  */
-async function windowDown(ctx: Ctx, top: number, floor: number, want: number): Promise<number> {
-  if (top < floor) return floor;
+async function readWindow(ctx: Ctx, w: Window, want: number): Promise<number> {
+  if (emptyWindow(w)) return w.end;
   const caps = await nodeCapabilities(ctx.chainId);
-  let lo: number;
-  let direct: Row[];
   if (caps.ots) {
-    const page = await otsPage(ctx.chainId, ctx.address, 'ots_searchTransactionsBefore', top + 1, want).catch((e) => otsFallback(ctx.chainId, e));
+    const call = otsCall(w);
+    const page = await rpc<OtsAnswer>(ctx.chainId, call.method, [ctx.address, call.block, want]).then(
+      (a) => otsPage(call.method, a),
+      (e) => otsFallback(ctx.chainId, e),
+    );
     if (page) {
-      direct = page.rows.filter((r) => r.block >= floor && r.block <= top);
-      lo = page.edge || page.rows.length === 0 ? floor : Math.max(floor, Math.min(...page.rows.map((r) => r.block)));
-      return commitWindow(ctx, lo, top, direct, want, 'desc');
+      const { lo, hi, direct } = otsWindow(w, page);
+      return commitWindow(ctx, lo, hi, direct, want, w.dir);
     }
   }
-  // By block ranges: each window RANGE_WINDOW blocks, 4 times more while it finds too little.
-  direct = [];
-  lo = top + 1;
-  for (let size = RANGE_WINDOW; lo > floor; size *= 4) {
-    const start = Math.max(floor, lo - size);
-    direct.push(...(await rangeActivity(ctx, start, lo - 1)));
-    lo = start;
+  const direct: Row[] = [];
+  let lo = Math.min(w.start, w.end);
+  let hi = Math.max(w.start, w.end);
+  for (const chunk of rangeChunks(w)) {
+    direct.push(...(await rangeActivity(ctx, chunk.lo, chunk.hi)));
+    if (w.dir === 'desc') lo = chunk.lo;
+    else hi = chunk.hi;
     if (direct.length >= want) break;
   }
-  return commitWindow(ctx, lo, top, direct, want, 'desc');
-}
-
-/** The mirror of windowDown: up from `bottom` towards `ceil`; returns the window's highest block. */
-async function windowUp(ctx: Ctx, bottom: number, ceil: number, want: number): Promise<number> {
-  if (bottom > ceil) return ceil;
-  const caps = await nodeCapabilities(ctx.chainId);
-  let hi: number;
-  let direct: Row[];
-  if (caps.ots) {
-    const page = await otsPage(ctx.chainId, ctx.address, 'ots_searchTransactionsAfter', bottom - 1, want).catch((e) => otsFallback(ctx.chainId, e));
-    if (page) {
-      direct = page.rows.filter((r) => r.block >= bottom && r.block <= ceil);
-      hi = page.edge || page.rows.length === 0 ? ceil : Math.min(ceil, Math.max(...page.rows.map((r) => r.block)));
-      return commitWindow(ctx, bottom, hi, direct, want, 'asc');
-    }
-  }
-  direct = [];
-  hi = bottom - 1;
-  for (let size = RANGE_WINDOW; hi < ceil; size *= 4) {
-    const end = Math.min(ceil, hi + size);
-    direct.push(...(await rangeActivity(ctx, hi + 1, end)));
-    hi = end;
-    if (direct.length >= want) break;
-  }
-  return commitWindow(ctx, bottom, hi, direct, want, 'asc');
+  return commitWindow(ctx, lo, hi, direct, want, w.dir);
 }
 
 /**
@@ -316,66 +255,28 @@ async function windowUp(ctx: Ctx, bottom: number, ceil: number, want: number): P
  * SELFDESTRUCT beneficiaries (with ots_) over what remains; then one commit. Returns the far end.
  */
 async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], want: number, dir: 'asc' | 'desc'): Promise<number> {
-  const enough = (reached: number, txs: ReadonlySet<string>) => {
-    let n = txs.size;
-    for (const r of direct) if ((dir === 'desc' ? r.block >= reached : r.block <= reached) && !txs.has(r.hash)) n++;
-    return n >= want;
-  };
-  const { logs, reached } = await getLogsWindow(ctx.chainId, transferFilters(ctx.address), lo, hi, dir, enough);
-  if (dir === 'desc') lo = reached;
-  else hi = reached;
-  const found = new Map<string, Row>();
-  for (const r of direct) if (r.block >= lo && r.block <= hi) found.set(r.hash, r);
-  for (const l of logs) {
-    const h = l.transactionHash.toLowerCase();
-    const block = Number(l.blockNumber);
-    if (!found.has(h) && block >= lo && block <= hi) found.set(h, { block, index: Number(l.transactionIndex), hash: h });
-  }
+  const { logs, reached } = await getLogsWindow(ctx.chainId, transferFilters(ctx.address), lo, hi, dir, enoughRows(direct, dir, want));
+  const span = narrowed(dir, lo, hi, reached);
   const caps = await nodeCapabilities(ctx.chainId);
-  if (caps.ots) for (const r of await beneficiaryActivity(ctx, lo, hi, caps.traceFilter)) found.set(r.hash, r);
-  await commit(ctx, lo, hi, [...found.values()]);
-  return dir === 'desc' ? lo : hi;
+  const beneficiaries = caps.ots ? await beneficiaryActivity(ctx, span.lo, span.hi, caps.traceFilter) : [];
+  await commit(ctx, span.lo, span.hi, windowRows(span.lo, span.hi, direct, logs, beneficiaries));
+  return dir === 'desc' ? span.lo : span.hi;
 }
 
 /** Replaces the wallet's rows of blocks [lo, hi] with `rows`; the final part becomes a span, the rest fresh. */
 async function commit(ctx: Ctx, lo: number, hi: number, rows: Row[]): Promise<void> {
   const d = await db();
+  const claims = commitSpans(lo, hi, ctx.final);
   await d.transaction(async (tx) => {
     await assertEpoch(tx, ctx.chainId, ctx.epoch);
     await lockScope(tx, ctx.chainId, ctx.address);
     await tx.query('DELETE FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2 AND block_number BETWEEN $3 AND $4', [ctx.chainId, ctx.address, lo, hi]);
-    for (let i = 0; i < rows.length; i += 500) {
-      const chunk = rows.slice(i, i + 500);
-      const values = chunk.map((_, j) => `($1, $2, $${j * 3 + 3}, $${j * 3 + 4}, $${j * 3 + 5})`).join(',');
-      await tx.query(
-        `INSERT INTO evm_wallet_activity (chain_id, address, block_number, tx_index, tx_hash) VALUES ${values} ON CONFLICT DO NOTHING`,
-        [ctx.chainId, ctx.address, ...chunk.flatMap((r) => [r.block, r.index, r.hash])],
-      );
+    for (const chunk of insertChunks(ctx.chainId, ctx.address, rows)) {
+      await tx.query(`INSERT INTO evm_wallet_activity (chain_id, address, block_number, tx_index, tx_hash) VALUES ${chunk.values} ON CONFLICT DO NOTHING`, chunk.params);
     }
-    await addSpan(tx, ctx.chainId, ctx.address, { lo, hi: Math.min(hi, ctx.final) });
+    await addSpan(tx, ctx.chainId, ctx.address, claims.stored);
   });
-  if (hi > ctx.final) {
-    const key = `${ctx.chainId}:${ctx.address}`;
-    const mark = `${ctx.epoch}@${ctx.head}`;
-    const cur = st.fresh.get(key);
-    const spans = cur && cur.mark === mark ? cur.spans : [];
-    if (!cur && st.fresh.size >= FRESH_MAX) st.fresh.delete(st.fresh.keys().next().value!);
-    st.fresh.set(key, { mark, spans: normalise([...spans, { lo: Math.max(lo, ctx.final + 1), hi }]) });
-  }
-}
-
-/** An ots_ page: whole blocks; `edge` says it reached the end of the chain in its direction. */
-async function otsPage(chainId: number, address: string, method: 'ots_searchTransactionsBefore' | 'ots_searchTransactionsAfter', block: number, size: number) {
-  const page = await rpc<{ txs: { hash: string; blockNumber: Hex; transactionIndex: Hex }[]; firstPage: boolean; lastPage: boolean }>(chainId, method, [
-    address,
-    block,
-    size,
-  ]);
-  return {
-    rows: page.txs.map((t) => ({ block: Number(t.blockNumber), index: Number(t.transactionIndex), hash: t.hash.toLowerCase() })),
-    // Before walks down (lastPage: reached genesis); After walks up (firstPage: reached the head).
-    edge: method === 'ots_searchTransactionsBefore' ? page.lastPage : page.firstPage,
-  };
+  if (claims.fresh) rememberFresh(st.fresh, `${ctx.chainId}:${ctx.address}`, `${ctx.epoch}@${ctx.head}`, claims.fresh);
 }
 
 /** A node that turns out not to offer ots_ falls back to block ranges (null); anything else is thrown. */
@@ -422,30 +323,21 @@ const traceSpans = new Map<number, number>();
 async function traceFilter(chainId: number, address: string, lo: number, hi: number, sides: ('fromAddress' | 'toAddress')[]): Promise<Row[]> {
   const out: Row[] = [];
   for (let start = lo; start <= hi; ) {
-    const traceSpan = traceSpans.get(chainId) ?? 10_000;
+    const traceSpan = traceSpans.get(chainId) ?? TRACE_SPAN;
     const end = Math.min(hi, start + traceSpan - 1);
     const range = { fromBlock: hexNum(start), toBlock: hexNum(end) };
     let results: TraceRow[][];
     try {
       results = await Promise.all(sides.map((side) => rpc<TraceRow[]>(chainId, 'trace_filter', [{ ...range, [side]: [address] }])));
     } catch (e) {
-      if (!(e instanceof RpcMethodError) || e.unsupported || traceSpan <= 10) throw e;
-      const limit = /limited to (\d+)/i.exec(e.message);
-      traceSpans.set(chainId, limit && Number(limit[1]) > 0 && Number(limit[1]) < traceSpan ? Number(limit[1]) : Math.max(10, Math.floor(traceSpan / 4)));
+      if (!(e instanceof RpcMethodError) || e.unsupported || traceSpan <= TRACE_SPAN_MIN) throw e;
+      traceSpans.set(chainId, traceSpanAfter(e.message, traceSpan));
       continue;
     }
-    for (const list of results) {
-      for (const t of list) if (t.transactionHash) out.push({ block: t.blockNumber, index: t.transactionPosition ?? 0, hash: t.transactionHash.toLowerCase() });
-    }
+    out.push(...traceRows(results));
     start = end + 1;
   }
   return out;
-}
-
-interface TraceRow {
-  blockNumber: number;
-  transactionHash?: string;
-  transactionPosition?: number;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -458,7 +350,7 @@ interface TraceRow {
 export async function walletIndexState(chainId: number, address: string): Promise<{ complete: boolean }> {
   const { head, epoch } = await chainHead(chainId);
   const cov = await coverage({ chainId, address, head, epoch, final: head - reorgDepth() });
-  return { complete: cov.length > 0 && cov[0]!.lo === 1 && fillGaps(cov).length === 0 };
+  return { complete: indexComplete(cov) };
 }
 
 /**
@@ -479,12 +371,6 @@ export async function walletTransactionCount(chainId: number, address: string, w
   }
   const { rows } = await (await db()).query<{ n: string }>('SELECT count(*) AS n FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2', [chainId, address]);
   return Number(rows[0]!.n);
-}
-
-/** The gaps below the newest span read, newest first: what the background job reads. */
-function fillGaps(cov: Span[]): Span[] {
-  const top = cov[cov.length - 1];
-  return top ? gaps(cov, 1, top.hi).reverse() : [];
 }
 
 /** Starts reading the wallet's older windows in the background, unless this process already is. */
@@ -525,7 +411,7 @@ async function fill(chainId: number, address: string): Promise<void> {
     const ctx = await contextNow(chainId, address);
     const gap = fillGaps(await coverage(ctx))[0];
     if (!gap) break;
-    await windowDown(ctx, gap.hi, gap.lo, config().evmHistoryWindow);
+    await readWindow(ctx, { dir: 'desc', start: gap.hi, end: gap.lo }, config().evmHistoryWindow);
     await d.query('UPDATE evm_wallet_fill SET heartbeat_at = now(), windows = windows + 1 WHERE chain_id = $1 AND address = $2', [chainId, address]);
   }
   await d.query("UPDATE evm_wallet_fill SET status = 'done', finished_at = now() WHERE chain_id = $1 AND address = $2", [chainId, address]);

@@ -1,0 +1,363 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Db } from '@/lib/db';
+import { migrations } from '@/lib/db/migrations';
+import { activityHead, ensureCovered, readingPage, walletIndexState, walletTransactionCount } from '@/lib/sources/evm-node/activity';
+import { TOPIC_TRANSFER, addressTopic } from '@/lib/sources/evm-node/logs';
+
+// activity.ts's node reads and SQL, against an in-process JSON-RPC node over a real HTTP socket (a small
+// chain model answering the methods activity uses, as Otterscan, Erigon/Reth and anvil define them) and
+// an in-memory PGlite under Lantern's migrations. Expected rows come from the model chain's own
+// transactions. Each test uses its own chain id: what Lantern keeps per chain (capabilities, the verified
+// head, trace_filter's range) does not leak between tests.
+
+const W = '0x00000000000000000000000000000000000000aa';
+const OTHER = '0x00000000000000000000000000000000000000bb';
+const TOKEN = '0x00000000000000000000000000000000000000cc';
+
+interface Tx {
+  block: number;
+  index: number;
+  hash: string;
+  from: string;
+  to: string;
+  /** A token Transfer log naming these parties (the wallet appears only here for a log-only row). */
+  transfer?: { from: string; to: string };
+  /** A SELFDESTRUCT in the transaction paying this address (an internal frame ots_ does not report). */
+  beneficiary?: string;
+}
+
+interface Model {
+  head: number;
+  txs: Tx[];
+  ots: boolean;
+  traceFilter: boolean;
+  /** Widest trace_filter range the node takes (anvil: 300). */
+  traceLimit?: number;
+  /** ots_getApiLevel answers, but the searches are not offered (a proxy in front of the node, say). */
+  otsSearchMissing?: boolean;
+  /** trace_filter answers the capability probe (the head block), then refuses as not offered. */
+  traceFilterProbeOnly?: boolean;
+  /** debug_traceBlockByNumber with callTracer (Geth's tracer). */
+  debug?: boolean;
+  /** Blocks from `from` up are of another branch (a reorg): other hashes. */
+  fork?: { from: number; tag: number };
+  calls: { method: string; params: unknown[] }[];
+}
+
+const hashOf = (n: number, m?: Model) => `0x${(m?.fork && n >= m.fork.from ? m.fork.tag : 0).toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
+const hex = (n: number) => `0x${n.toString(16)}`;
+const txHash = (block: number, index: number) => `0x${'ab'.repeat(28)}${block.toString(16).padStart(6, '0')}${index.toString(16).padStart(2, '0')}`;
+
+// Whether the wallet is a party the node's index reports: ots_ (sender, recipient), trace_filter.
+const direct = (t: Tx, a: string) => t.from === a || t.to === a;
+
+function answer(m: Model, method: string, params: unknown[]): unknown {
+  m.calls.push({ method, params });
+  const none = () => {
+    throw Object.assign(new Error('the method does not exist'), { rpc: -32601 });
+  };
+  switch (method) {
+    case 'eth_chainId':
+      return hex(chainOf(m));
+    case 'eth_getBlockByNumber': {
+      const n = params[0] === 'latest' ? m.head : Number(params[0]);
+      if (n > m.head) return null;
+      const body = m.txs.filter((t) => t.block === n);
+      const transactions = params[1] ? body.map((t) => ({ hash: t.hash, from: t.from, to: t.to, nonce: '0x0', transactionIndex: hex(t.index) })) : body.map((t) => t.hash);
+      return { number: hex(n), hash: hashOf(n, m), parentHash: hashOf(Math.max(0, n - 1), m), timestamp: hex(1_700_000_000 + n), transactions };
+    }
+    case 'ots_getApiLevel':
+      return m.ots ? 8 : none();
+    case 'ots_searchTransactionsBefore':
+    case 'ots_searchTransactionsAfter': {
+      if (!m.ots || m.otsSearchMissing) return none();
+      const [address, block, size] = params as [string, number, number];
+      const before = method === 'ots_searchTransactionsBefore';
+      const start = before && block === 0 ? m.head + 1 : block;
+      const cands = m.txs.filter((t) => direct(t, address.toLowerCase()) && (before ? t.block < start : t.block > start)).sort((a, b) => (before ? b.block - a.block : a.block - b.block));
+      const page: Tx[] = [];
+      for (const t of cands) {
+        if (page.length >= size && t.block !== page[page.length - 1]!.block) break;
+        page.push(t);
+      }
+      const end = page.length === cands.length;
+      // Otterscan returns a page newest first either way.
+      const txs = [...page].sort((a, b) => b.block - a.block || b.index - a.index).map((t) => ({ hash: t.hash.toUpperCase().replace('0X', '0x'), blockNumber: hex(t.block), transactionIndex: hex(t.index) }));
+      return { txs, receipts: [], firstPage: before ? block === 0 : end, lastPage: before ? end : false };
+    }
+    case 'trace_filter': {
+      if (!m.traceFilter) return none();
+      const f = params[0] as { fromBlock: string; toBlock: string; fromAddress?: string[]; toAddress?: string[] };
+      const lo = Number(f.fromBlock);
+      const hi = Number(f.toBlock);
+      if (m.traceFilterProbeOnly && !(lo === m.head && hi === m.head)) return none();
+      if (m.traceLimit && hi - lo + 1 > m.traceLimit) throw Object.assign(new Error(`block range is limited to ${m.traceLimit} blocks`), { rpc: -32000 });
+      const out: unknown[] = [];
+      for (const t of m.txs) {
+        if (t.block < lo || t.block > hi) continue;
+        const from = f.fromAddress?.map((a) => a.toLowerCase());
+        const to = f.toAddress?.map((a) => a.toLowerCase());
+        const frames = [{ from: t.from, to: t.to }, ...(t.beneficiary ? [{ from: t.to, to: t.beneficiary }] : [])];
+        if (frames.some((fr) => from?.includes(fr.from) || to?.includes(fr.to))) out.push({ blockNumber: t.block, transactionHash: t.hash, transactionPosition: t.index, action: {} });
+      }
+      // A block reward: no transaction.
+      if (to(f)?.includes(W) && lo <= 1 && hi >= 1) out.push({ blockNumber: 1, action: { author: W }, type: 'reward' });
+      return out;
+    }
+    case 'trace_block':
+      return m.traceFilter ? [] : none();
+    case 'debug_traceBlockByNumber': {
+      if (!m.debug) return none();
+      const n = Number(params[0]);
+      return m.txs
+        .filter((t) => t.block === n)
+        .map((t) => ({ txHash: t.hash, result: { type: 'CALL', from: t.from, to: t.to, calls: t.beneficiary ? [{ type: 'SELFDESTRUCT', from: t.to, to: t.beneficiary }] : [] } }));
+    }
+    case 'eth_getLogs': {
+      const f = params[0] as { fromBlock: string; toBlock: string; topics: (string | string[] | null)[] };
+      const lo = Number(f.fromBlock);
+      const hi = Number(f.toBlock);
+      const match = (want: string | string[] | null | undefined, got: string | undefined) => want == null || (Array.isArray(want) ? want.includes(got!) : want === got);
+      return m.txs
+        .filter((t) => t.transfer && t.block >= lo && t.block <= hi)
+        .map((t) => ({ topics: [TOPIC_TRANSFER, addressTopic(t.transfer!.from), addressTopic(t.transfer!.to)], t }))
+        .filter(({ topics }) => f.topics.every((want, i) => match(want, topics[i])))
+        .map(({ topics, t }) => ({
+          address: TOKEN,
+          topics,
+          data: `0x${'0'.repeat(63)}1`,
+          blockNumber: hex(t.block),
+          blockHash: hashOf(t.block, m),
+          transactionHash: t.hash,
+          transactionIndex: hex(t.index),
+          logIndex: '0x0',
+          removed: false,
+        }));
+    }
+    default:
+      return none();
+  }
+}
+const to = (f: { toAddress?: string[] }) => f.toAddress?.map((a) => a.toLowerCase());
+
+let server: Server;
+let url = '';
+const models = new Map<number, Model>();
+const chainOf = (m: Model) => [...models.entries()].find(([, x]) => x === m)![0];
+let pg: PGlite;
+const g = globalThis as unknown as { __lanternActivityTestPg?: Promise<PGlite>; __lanternDb?: Promise<Db>; __lanternActivity?: { fills: Map<string, Promise<void>> } };
+let before: Promise<Db> | undefined;
+
+beforeAll(async () => {
+  // Kept for the worker (unit files share one, isolate: false): a mutation run re-runs this file once
+  // per mutant, and PGlite's start and Lantern's migrations are most of its time. Each test has its own
+  // chain id, so rows of earlier runs are apart.
+  pg = await (g.__lanternActivityTestPg ??= (async () => {
+    const p = await PGlite.create();
+    for (const m of migrations) await p.exec(m.sql);
+    return p;
+  })());
+  let chain: Promise<unknown> = Promise.resolve();
+  const database: Db = {
+    kind: 'pglite',
+    query: async <T,>(sql: string, params: unknown[] = []) => ({ rows: (await pg.query<T>(sql, params)).rows }),
+    exec: async (sql: string) => void (await pg.exec(sql)),
+    transaction<T>(fn: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
+      const run = chain.then(() => pg.transaction(async (tx) => fn({ query: async <R,>(sql: string, params: unknown[] = []) => ({ rows: (await tx.query<R>(sql, params)).rows }), exec: async (sql: string) => void (await tx.exec(sql)) })));
+      chain = run.catch(() => undefined);
+      return run;
+    },
+    close: async () => undefined,
+  };
+  before = g.__lanternDb;
+  g.__lanternDb = Promise.resolve(database);
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const chainId = Number(req.url!.slice(1));
+      const m = models.get(chainId)!;
+      const one = (r: { id: unknown; method: string; params?: unknown[] }) => {
+        try {
+          return { jsonrpc: '2.0', id: r.id, result: answer(m, r.method, r.params ?? []) };
+        } catch (e) {
+          return { jsonrpc: '2.0', id: r.id, error: { code: (e as { rpc?: number }).rpc ?? -32000, message: (e as Error).message } };
+        }
+      };
+      const parsed = JSON.parse(body) as unknown;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(Array.isArray(parsed) ? parsed.map(one) : one(parsed as never)));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  g.__lanternDb = before;
+  await new Promise((r) => server.close(r));
+});
+
+let nextChain = 0x7a6900 + Math.floor(Math.random() * 0xff) * 0x100;
+let chainId = 0;
+function chain(m: Omit<Model, 'calls'>): Model {
+  chainId = ++nextChain;
+  const model = { ...m, calls: [] };
+  models.set(chainId, model);
+  vi.stubEnv('EVM_RPC_URLS', `${hex(chainId)}=${url}/${chainId}`);
+  vi.stubEnv('EVM_RPC_URL', '');
+  vi.stubEnv('EVM_REORG_DEPTH', '5');
+  vi.stubEnv('EVM_HISTORY_WINDOW', '10');
+  return model;
+}
+beforeEach(() => vi.stubEnv('NODE_ENV', 'test'));
+afterEach(async () => {
+  // A background fill still running would read after the test's environment is gone.
+  await Promise.all([...(g.__lanternActivity?.fills.values() ?? [])]);
+});
+
+// The wallet's transactions as the history rule defines them (docs/evm-node.md), from the model chain.
+const walletRows = (m: Model, beneficiaries = true) =>
+  m.txs
+    .filter((t) => direct(t, W) || t.transfer?.from === W || t.transfer?.to === W || (beneficiaries && t.beneficiary === W))
+    .map((t) => ({ block: t.block, index: t.index, hash: t.hash }))
+    .sort((a, b) => b.block - a.block || b.index - a.index);
+const indexed = async () =>
+  (
+    await pg.query<{ b: string; tx_index: number; tx_hash: string }>(
+      'SELECT block_number::text AS b, tx_index, tx_hash FROM evm_wallet_activity WHERE chain_id = $1 AND address = $2 ORDER BY block_number DESC, tx_index DESC',
+      [chainId, W],
+    )
+  ).rows.map((r) => ({ block: Number(r.b), index: r.tx_index, hash: r.tx_hash }));
+const spans = async () => (await pg.query<{ l: string; h: string }>('SELECT lo::text AS l, hi::text AS h FROM evm_span WHERE chain_id = $1 AND scope = $2 ORDER BY lo', [chainId, W])).rows.map((r) => [Number(r.l), Number(r.h)]);
+
+/** A chain of `head` blocks: the wallet's transactions every `every` blocks, in every kind the rule names, and others' between. */
+function txsOf(head: number, every: number): Tx[] {
+  const out: Tx[] = [];
+  for (let b = 1; b <= head; b++) {
+    out.push({ block: b, index: 0, hash: txHash(b, 0), from: OTHER, to: TOKEN });
+    if (b % every !== 0) continue;
+    const k = (b / every) % 4;
+    const t: Tx = { block: b, index: 1, hash: txHash(b, 1), from: OTHER, to: TOKEN };
+    if (k === 0) t.from = W;
+    else if (k === 1) t.to = W;
+    else if (k === 2) t.transfer = { from: OTHER, to: W };
+    else t.beneficiary = W;
+    out.push(t);
+  }
+  return out;
+}
+
+const page = (rows: { block: number; index: number; hash: string }[], n: number, after?: { block: number; index: number }) =>
+  rows.filter((r) => !after || r.block < after.block || (r.block === after.block && r.index < after.index)).slice(0, n);
+
+describe('activity over an Otterscan node with trace_filter', () => {
+  it('a first page, the next, and an oldest-first page read the windows holding them; the count is the whole history', async () => {
+    const m = chain({ head: 400, txs: txsOf(400, 3), ots: true, traceFilter: true });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    expect(at.head).toBe(400);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 400, need: 26 }));
+    const first = page(await indexed(), 26);
+    expect(first).toEqual(page(all, 26));
+    // Not the whole chain: the first window stops near the page's rows (ots_ pages of whole blocks).
+    expect((await indexed()).length).toBeLessThan(all.length);
+    // The unfinal tail (above head - 5) is not stored as read.
+    for (const [, hi] of await spans()) expect(hi).toBeLessThanOrEqual(395);
+
+    const cursor = first[first.length - 1]!;
+    await ensureCovered(chainId, W, at, { order: 'DESC', after: { block: cursor.block, index: cursor.index }, from: 1, to: 400, need: 26 });
+    expect(page(await indexed(), 26, cursor)).toEqual(page(all, 26, cursor));
+
+    await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 400, need: 26 });
+    const asc = [...all].reverse().slice(0, 26);
+    expect([...(await indexed())].reverse().slice(0, 26)).toEqual(asc);
+
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+    expect(await spans()).toEqual([[1, 395]]);
+    expect((await walletIndexState(chainId, W)).complete).toBe(true);
+    // The job marks itself done once it finds no gap left (just after the count saw the index complete).
+    await Promise.all([...(g.__lanternActivity?.fills.values() ?? [])]);
+    const fill = await pg.query<{ status: string; windows: number }>('SELECT status, windows FROM evm_wallet_fill WHERE chain_id = $1 AND address = $2', [chainId, W]);
+    expect(fill.rows[0]!.status).toBe('done');
+    expect(fill.rows[0]!.windows).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('a page whose range ends below the head, and an empty range, read nothing past it', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 2), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 10, to: 5, need: 26 });
+    expect(await indexed()).toEqual([]);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 100, need: 26 });
+    const rows = await indexed();
+    expect(rows.every((r) => r.block <= 100)).toBe(true);
+    expect(page(rows, 26)).toEqual(page(walletRows(m).filter((r) => r.block <= 100), 26));
+  }, 60_000);
+});
+
+describe('activity over a node without ots_', () => {
+  it('trace_filter by block ranges (a node limiting its range), transfer logs, and the fill to the genesis', async () => {
+    const m = chain({ head: 5000, txs: txsOf(5000, 40), ots: false, traceFilter: true, traceLimit: 300 });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 5000, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(all, 26));
+    // trace_filter asked over 10000 blocks first, then the 300 the node names.
+    const ranges = m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromAddress?: unknown }).fromAddress).map((c) => {
+      const f = c.params[0] as { fromBlock: string; toBlock: string };
+      return Number(f.toBlock) - Number(f.fromBlock) + 1;
+    });
+    expect(Math.max(...ranges.slice(1))).toBeLessThanOrEqual(300);
+    expect(m.calls.some((c) => c.method === 'ots_searchTransactionsBefore')).toBe(false);
+    await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 5000, need: 26 });
+    expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
+    // Without ots_, SELFDESTRUCT beneficiaries come from trace_filter toAddress: every kind is found.
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+  }, 60_000);
+});
+
+describe('activity on nodes that offer less', () => {
+  it('ots_ and trace_filter probed as offered but refused in use: block bodies, and no beneficiaries (as on Geth)', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, otsSearchMissing: true, traceFilter: true, traceFilterProbeOnly: true, debug: true });
+    const all = walletRows(m, false);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(all, 26));
+    // Asked once each, then known as not offered.
+    expect(m.calls.filter((c) => c.method === 'ots_searchTransactionsBefore')).toHaveLength(1);
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+    expect(m.calls.filter((c) => c.method.startsWith('ots_search'))).toHaveLength(1);
+  }, 60_000);
+
+  it('ots_ without trace_filter: beneficiaries from the chain traced block by block', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: false, debug: true });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 200, need: 26 });
+    expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
+    expect(m.calls.some((c) => c.method === 'debug_traceBlockByNumber')).toBe(true);
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+  }, 60_000);
+});
+
+describe('a chain that changed under a page', () => {
+  it('a window read on the old branch does not commit; it is read again on the chain as it is now', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
+    vi.stubEnv('EVM_HEAD_TTL_MS', '0');
+    const old = await activityHead(chainId);
+    // A reorg from block 250: the wallet's transactions there are replaced by others, every second block.
+    m.fork = { from: 250, tag: 7 };
+    m.txs = [...m.txs.filter((t) => t.block < 250), ...txsOf(300, 2).filter((t) => t.block >= 250).map((t) => ({ ...t, hash: t.hash.replace('0xabab', '0xcdcd') }))];
+    const now = await activityHead(chainId);
+    expect(now.epoch).toBeGreaterThan(old.epoch);
+    await ensureCovered(chainId, W, old, { order: 'DESC', from: 1, to: 300, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+  }, 60_000);
+});
