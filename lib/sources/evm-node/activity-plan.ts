@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Hex } from 'viem';
 import { gaps, normalise, spanAbove, spanAt, spanBelow, type Span } from './spans';
 
