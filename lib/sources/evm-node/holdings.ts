@@ -46,20 +46,27 @@ export async function readHoldings(
   // Named tokens are read whatever the logs say; otherwise every token whose Transfer logs name the wallet.
   const named = [...new Set(opts.tokenAddresses.map((a) => a.toLowerCase()))].sort();
   const candidates = named.length > 0 ? named : await candidateTokens(chain, wallet, at, block);
-  const facts = await tokenFactsMany(chain.id, candidates.map((a) => ({ address: a, hint: 'erc20' as const })));
-  // NFT contracts share the Transfer topic name; only fungible tokens are balances here.
-  const fungible = candidates.filter((a) => facts.get(a)?.kind === 'erc20');
-  const calls = fungible.flatMap((token) => [
-    { target: token as Address, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Address] }) },
-    { target: token as Address, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' }) },
+  // The balances are read beside the token facts, not after them: a never-seen wallet's facts are a
+  // multicall of their own, and waiting for them first would put two node round trips in a row. A
+  // candidate the facts then show is an NFT contract is read for nothing and left out.
+  const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Address] });
+  const calls = candidates.flatMap((token) => [
+    { target: token as Address, callData: balanceOf },
+    { target: token as Address, callData: TOTAL_SUPPLY_CALL },
   ]);
   // The native balance is read even when it is not shown: one call beside the multicall, and a node that
   // has pruned the block's state says so here when there is no token to read.
-  const [outcomes, nativeWei] = await Promise.all([multicall(chain, calls, block), nativeBalanceAt(chain, wallet, block)]);
+  const [facts, outcomes, nativeWei] = await Promise.all([
+    tokenFactsMany(chain.id, candidates.map((a) => ({ address: a, hint: 'erc20' as const }))),
+    multicall(chain, calls, block),
+    nativeBalanceAt(chain, wallet, block),
+  ]);
   const tokens: TokenBalance[] = [];
   const unreadable: UnreadableToken[] = [];
-  fungible.forEach((token, i) => {
-    const f = facts.get(token)!;
+  candidates.forEach((token, i) => {
+    const f = facts.get(token);
+    // NFT contracts share the Transfer topic name; only fungible tokens are balances here.
+    if (f?.kind !== 'erc20') return;
     if (opts.excludeSpam && f.possibleSpam) return;
     const bal = outcomes[i * 2]!;
     const supply = outcomes[i * 2 + 1]!;
@@ -88,6 +95,8 @@ function whyUnreadable(o: CallOutcome): string {
   }
   return 'balanceOf reverted';
 }
+
+const TOTAL_SUPPLY_CALL = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
 
 const label = (t: TokenBalance) => (t.symbol ?? t.name ?? '').toLowerCase();
 

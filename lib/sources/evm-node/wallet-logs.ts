@@ -99,8 +99,9 @@ export async function walletLogs(chain: Chain, wallet: string): Promise<WalletLo
   void run.catch(() => undefined).finally(() => {
     if (reading.get(key) === run) reading.delete(key);
   });
-  await run;
-  const tail = final < head ? await readLogs(chain, wallet, Math.max(1, final + 1), head) : [];
+  // The tail is read beside the catch-up (they are disjoint ranges): a never-seen wallet then waits for
+  // one round of log queries, not two.
+  const [, tail] = await Promise.all([run, final < head ? readLogs(chain, wallet, Math.max(1, final + 1), head) : []]);
   return { head, final, tail };
 }
 

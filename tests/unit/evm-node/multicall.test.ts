@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decodeFunctionData, encodeFunctionResult, getAddress, multicall3Abi, type Address, type Hex } from 'viem';
+import { decodeFunctionData, encodeFunctionData, encodeFunctionResult, getAddress, multicall3Abi, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { decodeAggregate3, encodeAggregate3, multicall3RuntimeCode, runtimeFromCreation, type ViewCall } from '@/lib/sources/evm-node/multicall';
 
@@ -21,6 +21,22 @@ describe('encodeAggregate3', () => {
         expect(args[0]).toEqual(calls.map((c) => ({ target: c.target, allowFailure: true, callData: c.callData })));
       }),
     );
+  });
+
+  it('writes what viem writes, byte for byte', () => {
+    fc.assert(
+      fc.property(fc.array(call, { maxLength: 40 }), (calls) => {
+        const viem = encodeFunctionData({ abi: multicall3Abi, functionName: 'aggregate3', args: [calls.map((c) => ({ target: c.target, allowFailure: true, callData: c.callData }))] });
+        expect(encodeAggregate3(calls)).toBe(viem);
+      }),
+    );
+  });
+
+  it('refuses a target that is not an address and call data that is not hex bytes', () => {
+    const target = '0x0000000000000000000000000000000000000001' as Address;
+    expect(() => encodeAggregate3([{ target: '0x1234' as Address, callData: '0x' }])).toThrow();
+    expect(() => encodeAggregate3([{ target, callData: '0x123' as Hex }])).toThrow();
+    expect(() => encodeAggregate3([{ target, callData: '0xzz' as Hex }])).toThrow();
   });
 });
 
