@@ -19,7 +19,8 @@ export async function GET(_req, { params }) {
 
 /**
  * Builds the bare app and starts it on `port` serving `bodies` (name to JSON text); resolves to
- * `{ url(name), stop }` once it answers.
+ * `{ url(name), stop, pid }` once it answers. BARE_NODE_ARGS adds node flags to `next start` (a profile
+ * of the floor beside one of Lantern's).
  */
 export async function startBareRoute(port, bodies = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lantern-bare-route-'));
@@ -42,7 +43,7 @@ export async function startBareRoute(port, bodies = {}) {
     stopped();
     throw e;
   }
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: dir, env, stdio: 'ignore' });
+  const child = spawn(process.execPath, [...(process.env.BARE_NODE_ARGS ? process.env.BARE_NODE_ARGS.split(' ') : []), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: dir, env, stdio: 'ignore' });
   const exited = new Promise((r) => child.once('exit', r));
   const url = (name) => `http://127.0.0.1:${port}/api/bare/${name}`;
   const stop = async () => {
@@ -54,7 +55,7 @@ export async function startBareRoute(port, bodies = {}) {
     try {
       const res = await fetch(url('tiny'));
       await res.arrayBuffer();
-      if (res.ok) return { url, stop };
+      if (res.ok) return { url, stop, pid: child.pid };
     } catch {
       if (child.exitCode !== null) break;
     }

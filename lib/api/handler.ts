@@ -50,7 +50,8 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     } else if (searchParams.has(WARM_UP_FLAG)) {
       // `npm run dev`'s warm-up: its deliberate 400s are summed up in one line by scripts/dev.mjs.
       requestLog(req, requestId).debug(line, 'api request (warm-up)');
-    } else {
+    } else if (log().isLevelEnabled('info')) {
+      // Checked first: a child logger per request costs even when the line is dropped.
       requestLog(req, requestId).info(line, 'api request');
     }
     return withApiHeaders(req, res, requestId);

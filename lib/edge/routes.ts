@@ -40,17 +40,40 @@ function moreSpecific(a: number[], b: number[]): boolean {
   return false;
 }
 
+interface Compiled {
+  route: RouteMethods;
+  pattern: string[];
+  key: number[];
+  catchAll: boolean;
+}
+
+// Split and ranked once per table: the guard looks a route up on every request.
+const compiledTables = new WeakMap<readonly RouteMethods[], Compiled[]>();
+function compiled(routes: readonly RouteMethods[]): Compiled[] {
+  let table = compiledTables.get(routes);
+  if (!table) {
+    table = routes.map((route) => {
+      const pattern = route.route.split('/').filter(Boolean);
+      const key = pattern.map(rank);
+      return { route, pattern, key, catchAll: key.some((r) => r >= 2) };
+    });
+    compiledTables.set(routes, table);
+  }
+  return table;
+}
+
+function bestMatch(pathname: string, routes: readonly RouteMethods[]): Compiled | undefined {
+  const path = pathname.split('/').filter(Boolean);
+  let best: Compiled | undefined;
+  for (const c of compiled(routes)) {
+    if (matches(c.pattern, path) && (!best || moreSpecific(c.key, best.key))) best = c;
+  }
+  return best;
+}
+
 /** The route handler Next would pick for `pathname` (its most specific match), if any. */
 export function routeFor(pathname: string, routes: readonly RouteMethods[] = ROUTE_METHODS): RouteMethods | undefined {
-  const path = pathname.split('/').filter(Boolean);
-  let best: { route: RouteMethods; key: number[] } | undefined;
-  for (const route of routes) {
-    const pattern = route.route.split('/').filter(Boolean);
-    if (!matches(pattern, path)) continue;
-    const key = pattern.map(rank);
-    if (!best || moreSpecific(key, best.key)) best = { route, key };
-  }
-  return best?.route;
+  return bestMatch(pathname, routes)?.route;
 }
 
 /**
@@ -59,8 +82,8 @@ export function routeFor(pathname: string, routes: readonly RouteMethods[] = ROU
  * pages take GET and POST (server actions); build files, public files and generated images GET only.
  */
 export function allowedMethods(pathname: string, routes: readonly RouteMethods[] = ROUTE_METHODS): string | undefined {
-  const route = routeFor(pathname, routes);
-  if (route) return route.route.split('/').some((seg) => rank(seg) >= 2) ? undefined : route.methods.join(', ');
+  const best = bestMatch(pathname, routes);
+  if (best) return best.catchAll ? undefined : best.route.methods.join(', ');
   if (isApiPath(pathname)) return undefined;
   // Next's own files and its metadata-image convention (opengraph-image, with or without its hash).
   if (pathname.startsWith('/_next/') || /\/opengraph-image[^/]*\/?$/.test(pathname) || /^\/[^/]+\.[a-z0-9]+$/i.test(pathname)) return 'GET, HEAD';

@@ -51,12 +51,18 @@ interface NodeState {
 
 const g = globalThis as unknown as { __lanternEvmNodes?: { key: string; nodes: NodeState[] } };
 
+// This bundle's last look: the same configuration object and the same shared entry need no new key
+// (states() runs several times per request; stringifying the node list each time showed in profiles).
+let lastLook: { nodes: unknown; entry: { key: string; nodes: NodeState[] } } | undefined;
+
 function states(): NodeState[] {
   const nodes = config().evmNodes;
+  if (lastLook && lastLook.nodes === nodes && lastLook.entry === g.__lanternEvmNodes) return lastLook.entry.nodes;
   const key = JSON.stringify(nodes);
   if (g.__lanternEvmNodes?.key !== key) {
     g.__lanternEvmNodes = { key, nodes: nodes.map((cfg) => ({ cfg, host: hostOf(cfg.url), chainId: cfg.chainId, verified: false })) };
   }
+  lastLook = { nodes, entry: g.__lanternEvmNodes };
   return g.__lanternEvmNodes.nodes;
 }
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { issuePageToken, requireApiAccess, verifyPageToken } from '@/lib/api/access';
 import { queryObject } from '@/lib/api/handler';
 import { resetConfigForTests } from '@/lib/config';
-import { scrub } from '@/lib/sources/hosted/client';
+import { isNearby, scrub } from '@/lib/sources/hosted/client';
 import { classifySearch } from '@/lib/search/classify';
 
 beforeEach(() => {
@@ -44,6 +44,17 @@ describe('upstream text', () => {
   it('is scrubbed of the key and shortened', () => {
     expect(scrub('Invalid key sk-123 (sk-123)', 'sk-123')).toBe('Invalid key [redacted] ([redacted])');
     expect(scrub('x'.repeat(2000), 'k')).toHaveLength(500);
+  });
+});
+
+describe('an upstream nearby (asked for uncompressed answers)', () => {
+  it('is one on this machine or a private network, never a public or named host', () => {
+    for (const u of ['http://127.0.0.1:3000/api', 'http://localhost:3000', 'http://[::1]:8080/x', 'http://10.1.2.3/x', 'http://192.168.0.9', 'http://app.localhost/']) {
+      expect(isNearby(u), u).toBe(true);
+    }
+    for (const u of ['https://deep-index.moralis.io/api/v2.2', 'https://8.8.8.8/x', 'http://[2001:4860:4860::8888]/', 'https://internal.example.com']) {
+      expect(isNearby(u), u).toBe(false);
+    }
   });
 });
 

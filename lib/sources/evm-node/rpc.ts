@@ -61,13 +61,21 @@ const headState = (chainId: number): HeadState => {
 const background = new AsyncLocalStorage<true>();
 // viem keeps one batch per URL and abort signal: a signal of its own gives background calls a batch of their own.
 const BACKGROUND_BATCH = { signal: new AbortController().signal };
+let backgroundJobs = 0;
 
 /**
  * Runs `fn` as background work: its node calls are not batched with a page's (a batch is answered as a
  * whole, so a page's quick calls would wait for a background window's slow one).
  */
-export function inBackground<T>(fn: () => Promise<T>): Promise<T> {
-  return background.run(true, fn);
+export async function inBackground<T>(fn: () => Promise<T>): Promise<T> {
+  backgroundJobs++;
+  try {
+    return await background.run(true, fn);
+  } finally {
+    // An enabled AsyncLocalStorage costs every promise of the process (every request's too), not only
+    // the background's: it is switched off while no background work runs, and run() switches it back on.
+    if (--backgroundJobs === 0) background.disable();
+  }
 }
 
 const gb = globalThis as unknown as { __lanternCallBudgets?: Map<number, CallBudget> };

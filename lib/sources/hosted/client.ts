@@ -5,6 +5,7 @@ import { LanternError, type ErrorCode } from '@/lib/errors';
 import { describeZodError } from '@/lib/interface/zod-errors';
 import { asBreakerOpen, exchange } from '@/lib/sources/breaker';
 import { hostedBreaker, type HostedService } from '@/lib/sources/breakers';
+import { nonPublicReason } from '@/lib/security/outbound';
 
 /**
  * The one way Lantern talks to the hosted data API. The key is attached here and nowhere else; every
@@ -45,6 +46,20 @@ function baseUrl(service: HostedService): string {
   }
 }
 
+// An upstream on this machine or its private network (a Lantern fronting another): compressing and
+// decompressing the answer costs both ends more time than the bytes save, so it is asked not to.
+const nearbyHosts = new Map<string, boolean>();
+export function isNearby(url: string): boolean {
+  const host = new URL(url).hostname;
+  let near = nearbyHosts.get(host);
+  if (near === undefined) {
+    const notPublic = nonPublicReason(host); // of an IP literal; a name is taken as far away
+    near = host === 'localhost' || host.endsWith('.localhost') || (notPublic !== null && notPublic !== 'not an IP address');
+    nearbyHosts.set(host, near);
+  }
+  return near;
+}
+
 export function buildUrl(base: string, path: string, query: HostedRequest<z.ZodType>['query'] = {}): string {
   const u = new URL(base + path);
   for (const [k, v] of Object.entries(query)) {
@@ -63,6 +78,7 @@ export async function hostedRequest<S extends z.ZodType>(req: HostedRequest<S>):
   const url = buildUrl(baseUrl(req.service), req.path, req.query);
   const headers: Record<string, string> = { 'X-API-Key': key, Accept: 'application/json' };
   if (method === 'POST') headers['Content-Type'] = 'application/json';
+  if (isNearby(url)) headers['Accept-Encoding'] = 'identity';
   const retries = method === 'GET' ? (req.retries ?? 2) : 0;
   // One breaker per service: once it is known to be down, requests answer 503 at once instead of waiting.
   const breaker = hostedBreaker(req.service, url);
