@@ -251,6 +251,22 @@ export class FakeChain {
         // The block reward: a trace of no transaction.
         return [...b.txs.flatMap((t) => this.parity(t)), { type: 'reward', action: { author: '0x' + '0'.repeat(40), rewardType: 'block', value: '0x0' }, result: null, subtraces: 0, traceAddress: [], transactionHash: null, transactionPosition: null, blockNumber: b.number, blockHash: b.hash }];
       }
+      case 'trace_filter': {
+        // Erigon's semantics: the traces of [fromBlock, toBlock] whose sender is in fromAddress or whose
+        // recipient (a call's to, a creation's new address, a self-destruct's beneficiary) is in toAddress.
+        const f = params[0] as { fromBlock: Hex; toBlock: Hex; fromAddress?: string[]; toAddress?: string[] };
+        const lower = (xs: string[] | undefined) => xs?.map((x) => x.toLowerCase());
+        const [froms, tos] = [lower(f.fromAddress), lower(f.toAddress)];
+        type P = { action: { from?: string; address?: string; to?: string; refundAddress?: string }; result: { address?: string } | null };
+        return this.blocks
+          .slice(Number(f.fromBlock), Math.min(Number(f.toBlock), this.head.number) + 1)
+          .flatMap((b) => b.txs.flatMap((t) => this.parity(t) as P[]))
+          .filter((p) => {
+            const from = (p.action.from ?? p.action.address)?.toLowerCase();
+            const to = (p.action.to ?? p.result?.address ?? p.action.refundAddress)?.toLowerCase();
+            return (!!froms && !!from && froms.includes(from)) || (!!tos && !!to && tos.includes(to));
+          });
+      }
       case 'eth_getLogs': {
         const f = params[0] as { fromBlock: Hex; toBlock: Hex; topics?: (Hex | Hex[] | null)[]; address?: string };
         const from = Number(f.fromBlock);
