@@ -319,10 +319,35 @@ export async function serveChain(chain: FakeChain): Promise<FakeNode> {
 }
 
 /**
+ * A chain id no other test of this process has used: the code under test keeps what it learnt of a chain
+ * (its node's capabilities, kept facts, range limits) for the process, and unit files share one.
+ */
+export function freshChainId(): number {
+  const g = globalThis as unknown as { __fakeEvmChainId?: number };
+  g.__fakeEvmChainId ??= 0x7a0000;
+  return g.__fakeEvmChainId++;
+}
+
+/**
  * Lantern's database as an in-memory PGlite under Lantern's own migrations, installed as the process's
- * database (lib/db's db()) until `restore`; what was there before comes back.
+ * database (lib/db's db()) until `restore`; what was there before comes back. One PGlite per process,
+ * made once (its migrations take seconds; a mutation run runs a test file hundreds of times): tests keep
+ * apart by chain id (freshChainId).
  */
 export async function installTestDb(): Promise<{ pg: PGlite; restore(): Promise<void> }> {
+  const g = globalThis as unknown as { __lanternDb?: Promise<Db>; __fakeEvmTestDb?: Promise<{ pg: PGlite; database: Db }> };
+  const { pg, database } = await (g.__fakeEvmTestDb ??= openTestDb());
+  const before = g.__lanternDb;
+  g.__lanternDb = Promise.resolve(database);
+  return {
+    pg,
+    async restore() {
+      g.__lanternDb = before;
+    },
+  };
+}
+
+async function openTestDb(): Promise<{ pg: PGlite; database: Db }> {
   const pg = await PGlite.create();
   for (const m of migrations) await pg.exec(m.sql);
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
@@ -338,16 +363,8 @@ export async function installTestDb(): Promise<{ pg: PGlite; restore(): Promise<
       serial = run.catch(() => undefined);
       return run;
     },
-    close: () => pg.close(),
+    // Shared by the process's tests: never closed by one of them.
+    close: async () => undefined,
   };
-  const g = globalThis as unknown as { __lanternDb?: Promise<Db> };
-  const before = g.__lanternDb;
-  g.__lanternDb = Promise.resolve(database);
-  return {
-    pg,
-    async restore() {
-      g.__lanternDb = before;
-      await pg.close();
-    },
-  };
+  return { pg, database };
 }

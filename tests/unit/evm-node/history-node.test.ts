@@ -3,7 +3,7 @@ import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex 
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
-import { FakeChain, installTestDb, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, installTestDb, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
 
 // A wallet's history pages from a node (tests/support/fake-evm-node.ts: blocks, receipts, Parity traces
 // and trace_filter as Erigon answers them, eth_getLogs) and Lantern's database in PGlite. What a page
@@ -46,9 +46,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => dbh.restore());
 
-let nextChain = 0x7c1000 + Math.floor(Math.random() * 0x1000) * 0x10;
 async function onNode(fn: (c: FakeChain) => Promise<void>) {
-  const c = new FakeChain(nextChain++);
+  const c = new FakeChain(freshChainId());
   for (const m of ['ots_getApiLevel', 'debug_traceBlockByNumber', 'debug_traceTransaction']) c.lacking.add(m);
   build(c);
   // The tokens' facts as read before (their name, symbol and decimals), so a page asks no eth_call.

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex } from 'viem';
 import { getLogsRange, getLogsWindow, transferFilters } from '@/lib/sources/evm-node/logs';
-import { FakeChain, RpcError, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
+import { FakeChain, RpcError, freshChainId, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
 
 // eth_getLogs in block spans against a node (tests/support/fake-evm-node.ts) that filters logs as the
 // JSON-RPC spec says (block range inclusive, topics by position, null matches any, a list any of) and
@@ -17,9 +17,8 @@ const transfer = (from: string, to: string, value: bigint): FakeLog => ({
   data: encodeAbiParameters([{ type: 'uint256' }], [value]),
 });
 
-let nextChain = 0x7b1000 + Math.floor(Math.random() * 0x1000) * 0x10;
 async function onNode(build: (c: FakeChain) => void, fn: (c: FakeChain) => Promise<void>) {
-  const c = new FakeChain(nextChain++);
+  const c = new FakeChain(freshChainId());
   build(c);
   const node: FakeNode = await serveChain(c);
   vi.stubEnv('EVM_RPC_URLS', `0x${c.chainId.toString(16)}=${node.url}`);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
 import { blockTimestamp, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
 import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
-import { FakeChain, RpcError, installTestDb, serveChain, type FakeFrame, type FakeNode, type FakeTx } from '../../support/fake-evm-node';
+import { FakeChain, RpcError, freshChainId, installTestDb, serveChain, type FakeFrame, type FakeNode, type FakeTx } from '../../support/fake-evm-node';
 
 // txFactsMany and blockTimestamp against a node: a chain model answered over a local HTTP socket
 // (tests/support/fake-evm-node.ts) and Lantern's database in PGlite. Expected facts are what the node's
@@ -59,10 +59,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => dbh.restore());
 
-// Each test its own chain (ids apart) and node: a chain's capabilities and kept facts are the process's.
-let nextChain = 0x7a1000 + Math.floor(Math.random() * 0x1000) * 0x10;
+// Each test its own chain and node: a chain's capabilities and kept facts are the process's.
 async function onNode(kind: keyof typeof KINDS, build: (c: FakeChain) => void, fn: (c: FakeChain) => Promise<void>) {
-  const c = new FakeChain(nextChain++);
+  const c = new FakeChain(freshChainId());
   for (const m of KINDS[kind]) c.lacking.add(m);
   build(c);
   const node: FakeNode = await serveChain(c);
@@ -127,6 +126,14 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       const mixed = await txFactsMany(c.chainId, [finals[0]!, ...hashes(c, 41)], FINAL);
       expect(mixed.size).toBe(3);
       expect(c.calls.filter((x) => x.method === 'eth_getTransactionByHash').map((x) => x.params[0]).sort()).toEqual(hashes(c, 41).sort());
+      // Forgetting another chain keeps this one's memory: with its rows gone from the database, still no node call.
+      await txFactsMany(c.chainId, finals, FINAL);
+      await dbh.pg.query('DELETE FROM evm_tx WHERE chain_id = $1', [c.chainId]);
+      forgetMemory(freshChainId());
+      c.calls.length = 0;
+      expect((await txFactsMany(c.chainId, finals, FINAL)).size).toBe(4);
+      expect(await blockTimestamp(c.chainId, 2)).toBe(c.blocks[2]!.timestamp);
+      expect(c.calls).toEqual([]);
     }));
 
   it('unfinal facts are not kept: read from the node each time, kept once their block is final', () =>
