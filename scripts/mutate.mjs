@@ -11,6 +11,8 @@
 //   npm run mutate -- spans transfers   the files whose path contains one of these words
 //   npm run mutate -- --no-check ...    skip the type check (several times faster on 2 cores; a mutant
 //                                       that would not compile is then run, and counted, like any other)
+//   MUTATE_TESTS=evm-node/logs*.test.ts npm run mutate -- logs
+//                                       only these unit files (globs under tests/unit) run against the mutants
 import path from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 
