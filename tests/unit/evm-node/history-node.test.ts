@@ -16,6 +16,8 @@ const THIRD = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
 const TOKEN = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 const TOKEN2 = '0xcf7ed3acca5a467e9e704c703e8d87f634fb0fc9';
 const VAULT = '0xe7f1725e7734ce288f8367e1bb143e90bb3f0512';
+const PUNKS = '0x9fe46736679d2d9a65f0992f2272de9f3c7fa6e0';
+const erc721 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)']);
 const erc20 = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
 const transfer = (token: string, from: string, to: string, value: bigint): FakeLog => ({
   address: token,
@@ -24,7 +26,7 @@ const transfer = (token: string, from: string, to: string, value: bigint): FakeL
 });
 
 /** The wallet's transactions, by block: what each page is checked against. */
-const WALLET_BLOCKS = [1, 2, 3, 4, 6, 35, 36];
+const WALLET_BLOCKS = [1, 2, 3, 4, 6, 7, 35, 36];
 function build(c: FakeChain) {
   c.mine([{ from: W, to: OTHER, value: parseEther('1') }]); // 1: sent
   c.mine([{ from: OTHER, to: W, value: parseEther('2') }]); // 2: received
@@ -34,6 +36,8 @@ function build(c: FakeChain) {
   c.mine([{ from: OTHER, to: VAULT, gasUsed: 50_000n, calls: [{ type: 'CALL', from: VAULT, to: W, value: parseEther('3'), gas: 2300n, gasUsed: 0n }] }]);
   c.mine([{ from: OTHER, to: THIRD, value: 1n }]); // 5: none of the wallet's
   c.mine([{ from: OTHER, to: TOKEN2, gasUsed: 40_000n, logs: [transfer(TOKEN2, OTHER, W, 10n ** 18n)] }]); // 6: a token received
+  // 7: an ERC-721 token (id 42) received
+  c.mine([{ from: OTHER, to: PUNKS, gasUsed: 60_000n, logs: [{ address: PUNKS, topics: encodeEventTopics({ abi: erc721, eventName: 'Transfer', args: { from: OTHER, to: W, tokenId: 42n } }) as Hex[], data: '0x' }] }]);
   c.mineTo(34);
   c.mine([{ from: W, to: THIRD, value: 7n }]); // 35: unfinal at head 40
   c.mine([{ from: OTHER, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, OTHER, W, 1n)] }]); // 36: unfinal token receipt
@@ -51,8 +55,8 @@ async function onNode(fn: (c: FakeChain) => Promise<void>) {
   for (const m of ['ots_getApiLevel', 'debug_traceBlockByNumber', 'debug_traceTransaction']) c.lacking.add(m);
   build(c);
   // The tokens' facts as read before (their name, symbol and decimals), so a page asks no eth_call.
-  for (const [a, name, symbol, decimals] of [[TOKEN, 'USD Coin', 'USDC', 6], [TOKEN2, 'Dai', 'DAI', 18]] as const) {
-    await dbh.pg.query('INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals) VALUES ($1, $2, $3, $4, $5, $6)', [c.chainId, a, 'erc20', name, symbol, decimals]);
+  for (const [a, kind, name, symbol, decimals] of [[TOKEN, 'erc20', 'USD Coin', 'USDC', 6], [TOKEN2, 'erc20', 'Dai', 'DAI', 18], [PUNKS, 'erc721', 'Lantern Punks', 'PNK', null]] as const) {
+    await dbh.pg.query('INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals) VALUES ($1, $2, $3, $4, $5, $6)', [c.chainId, a, kind, name, symbol, decimals]);
   }
   const node: FakeNode = await serveChain(c);
   vi.stubEnv('EVM_RPC_URLS', `0x${c.chainId.toString(16)}=${node.url}`);
@@ -84,26 +88,30 @@ describe('nodeWalletHistory against a node', () => {
   it('DESC in pages of two: every transaction of the wallet once, newest first, pages numbered, the last without a cursor', () =>
     onNode(async (c) => {
       const pages = await allPages(c, { limit: '2' });
-      expect(pages.map(blocksOf)).toEqual([[36, 35], [6, 4], [3, 2], [1]]);
+      expect(pages.map(blocksOf)).toEqual([[36, 35], [7, 6], [4, 3], [2, 1]]);
       expect(pages.map((p) => [p.page, p.page_size])).toEqual([[1, 2], [2, 2], [3, 2], [4, 2]]);
       expect(pages.map((p) => p.cursor === null)).toEqual([false, false, false, true]);
+      // The hosted API's default page: 100.
+      const whole = await nodeWalletHistory(W, chainOrCustom(c.chainId), query());
+      expect([whole.page, whole.page_size, whole.cursor, blocksOf(whole)]).toEqual([1, 100, null, [...WALLET_BLOCKS].reverse()]);
       expect(pages.flatMap((p) => p.result.map((t) => t.hash))).toEqual([...WALLET_BLOCKS].reverse().map((b) => hashOf(c, b)));
     }));
 
   it('ASC, and a page exactly as long as what is left has no cursor', () =>
     onNode(async (c) => {
-      const pages = await allPages(c, { order: 'ASC', limit: '7' });
+      const pages = await allPages(c, { order: 'ASC', limit: '8' });
       expect(pages.map(blocksOf)).toEqual([WALLET_BLOCKS]);
       expect(pages[0]!.cursor).toBeNull();
       const small = await allPages(c, { order: 'ASC', limit: '3' });
-      expect(small.map(blocksOf)).toEqual([[1, 2, 3], [4, 6, 35], [36]]);
+      expect(small.map(blocksOf)).toEqual([[1, 2, 3], [4, 6, 7], [35, 36]]);
     }));
 
   it('a block range: its ends inclusive, in either order', () =>
     onNode(async (c) => {
       expect((await allPages(c, { from_block: '2', to_block: '4', order: 'ASC' })).map(blocksOf)).toEqual([[2, 3, 4]]);
       expect((await allPages(c, { from_block: '3', to_block: '6', limit: '1' })).map(blocksOf)).toEqual([[6], [4], [3]]);
-      expect((await allPages(c, { from_block: '7', to_block: '30' })).map(blocksOf)).toEqual([[]]);
+      expect((await allPages(c, { from_block: '8', to_block: '30' })).map(blocksOf)).toEqual([[]]);
+      expect((await allPages(c, { from_block: '0', to_block: '1' })).map(blocksOf)).toEqual([[1]]);
       // Past the head: up to the head.
       expect((await allPages(c, { from_block: '30', to_block: '5000' })).map(blocksOf)).toEqual([[36, 35]]);
     }));
@@ -121,7 +129,7 @@ describe('nodeWalletHistory against a node', () => {
       expect((await allPages(c, { from_date: iso(t(40) + 1) })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { to_date: iso(t(0) - 1) })).map(blocksOf)).toEqual([[]]);
       // One bound alone.
-      expect((await allPages(c, { from_date: iso(t(6)) })).map(blocksOf)).toEqual([[36, 35, 6]]);
+      expect((await allPages(c, { from_date: iso(t(6)) })).map(blocksOf)).toEqual([[36, 35, 7, 6]]);
       expect((await allPages(c, { to_date: iso(t(2)) })).map(blocksOf)).toEqual([[2, 1]]);
     }));
 
@@ -137,6 +145,10 @@ describe('nodeWalletHistory against a node', () => {
       expect(by.get(6)!.erc20_transfer).toEqual([expect.objectContaining({ address: TOKEN2, token_symbol: 'DAI', value_formatted: '1', direction: 'receive' })]);
       // 21,000 gas at the node's 1 gwei.
       expect(by.get(1)!.transaction_fee).toBe('0.000021');
+      // The NFT named by its contract's name.
+      expect(by.get(7)!.nft_transfers).toEqual([expect.objectContaining({ token_address: PUNKS, token_id: '42', contract_type: 'ERC721', amount: '1', direction: 'receive' })]);
+      expect(by.get(7)!.summary).toContain('Lantern Punks #42');
+      expect(by.get(7)!.category).toBe('nft receive');
       expect(by.get(1)!.block_timestamp).toBe(iso(c.blocks[1]!.timestamp));
       expect(page.result.every((t) => !('internal_pending' in t))).toBe(true);
     }));
@@ -158,6 +170,13 @@ describe('nodeWalletHistory against a node', () => {
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '4', to_block: '35' })).map(blocksOf)).toEqual([[6]]);
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '36', order: 'ASC' })).map(blocksOf)).toEqual([[36]]);
       expect((await allPages(c, { token_addresses: THIRD })).map(blocksOf)).toEqual([[]]);
+      expect((await allPages(c, { token_addresses: PUNKS })).map(blocksOf)).toEqual([[7]]);
+      // A filtered query's cursor is not an unfiltered one's, nor another filter's.
+      const [p1] = two;
+      await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', cursor: p1!.cursor! }))).rejects.toMatchObject({ status: 400 });
+      await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', token_addresses: TOKEN, cursor: p1!.cursor! }))).rejects.toMatchObject({ status: 400 });
+      // The same contracts in another order, or twice, are the same filter.
+      expect(blocksOf(await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', token_addresses: `${TOKEN2},${TOKEN},${TOKEN2}`, cursor: p1!.cursor! })))).toEqual([6]);
     }));
 
   it("a cursor is the query's own: another query's, or a forged one, is a 400 naming the cursor", () =>
@@ -167,6 +186,6 @@ describe('nodeWalletHistory against a node', () => {
       await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '2', cursor: `${first.cursor!.slice(0, -2)}xx` }))).rejects.toMatchObject({ status: 400 });
       // The same query with the address in capitals is the same wallet.
       const upper = await nodeWalletHistory(W.toUpperCase().replace('0X', '0x'), chainOrCustom(c.chainId), query({ limit: '2', cursor: first.cursor! }));
-      expect(blocksOf(upper)).toEqual([6, 4]);
+      expect(blocksOf(upper)).toEqual([7, 6]);
     }));
 });
