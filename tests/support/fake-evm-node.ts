@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
 import { keccak256, toHex, type Hex } from 'viem';
@@ -347,9 +351,27 @@ export async function installTestDb(): Promise<{ pg: PGlite; restore(): Promise<
   };
 }
 
-async function openTestDb(): Promise<{ pg: PGlite; database: Db }> {
+/**
+ * A fresh PGlite under the migrations. Making one (initdb) takes seconds, 20 on a loaded machine, and a
+ * mutation run starts many processes: the migrated database is kept as a data-dir dump in the system's
+ * temporary directory, named for the migrations' text, and loaded from there (about five times faster).
+ */
+async function migratedPglite(): Promise<PGlite> {
+  const key = createHash('sha256').update(migrations.map((m) => m.sql).join('\0')).digest('hex').slice(0, 16);
+  const file = path.join(tmpdir(), `lantern-unit-pglite-${key}.tar`);
+  if (existsSync(file)) return PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) });
   const pg = await PGlite.create();
   for (const m of migrations) await pg.exec(m.sql);
+  const dump = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer());
+  // Written whole, then renamed: a process reading it never sees half a dump.
+  const part = `${file}.${process.pid}`;
+  writeFileSync(part, dump);
+  renameSync(part, file);
+  return pg;
+}
+
+async function openTestDb(): Promise<{ pg: PGlite; database: Db }> {
+  const pg = await migratedPglite();
   const wrap = (q: { query: PGlite['query']; exec: PGlite['exec'] }): Queryable => ({
     query: async <T,>(sql: string, params: unknown[] = []) => ({ rows: (await q.query<T>(sql, params)).rows }),
     exec: async (sql: string) => void (await q.exec(sql)),
