@@ -44,6 +44,9 @@ function build(c: FakeChain) {
   c.mineTo(40);
 }
 
+// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
+const NODE_TIMEOUT = { timeout: 30_000 };
+
 let dbh: Awaited<ReturnType<typeof installTestDb>>;
 beforeAll(async () => {
   dbh = await installTestDb();
@@ -84,7 +87,7 @@ async function allPages(c: FakeChain, q: Record<string, string | string[]>) {
   return pages;
 }
 
-describe('nodeWalletHistory against a node', () => {
+describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
   it('DESC in pages of two: every transaction of the wallet once, newest first, pages numbered, the last without a cursor', () =>
     onNode(async (c) => {
       const pages = await allPages(c, { limit: '2' });

@@ -17,6 +17,9 @@ const transfer = (from: string, to: string, value: bigint): FakeLog => ({
   data: encodeAbiParameters([{ type: 'uint256' }], [value]),
 });
 
+// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
+const NODE_TIMEOUT = { timeout: 30_000 };
+
 async function onNode(build: (c: FakeChain) => void, fn: (c: FakeChain) => Promise<void>) {
   const c = new FakeChain(freshChainId());
   build(c);
@@ -42,7 +45,7 @@ function wallet(c: FakeChain) {
   c.mineTo(20);
 }
 
-describe('getLogsRange', () => {
+describe('getLogsRange', NODE_TIMEOUT, () => {
   it("finds every Transfer naming the wallet once (a self-transfer matches two filters), with the node's whole range in one span", () =>
     onNode(wallet, async (c) => {
       const logs = await getLogsRange(c.chainId, transferFilters(WALLET), 0, 20);
@@ -121,7 +124,7 @@ describe('getLogsRange', () => {
     }));
 });
 
-describe('getLogsWindow', () => {
+describe('getLogsWindow', NODE_TIMEOUT, () => {
   const never = () => false;
 
   it('desc: from the top down, the reached block and the transactions found; stops once enough', () =>

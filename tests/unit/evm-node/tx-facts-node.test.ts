@@ -53,6 +53,9 @@ const KINDS = {
 };
 const FINAL = 30;
 
+// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
+const NODE_TIMEOUT = { timeout: 30_000 };
+
 let dbh: Awaited<ReturnType<typeof installTestDb>>;
 beforeAll(async () => {
   dbh = await installTestDb();
@@ -84,7 +87,7 @@ const lacking = (m: string) => () => {
   throw new RpcError(-32601, `the method ${m} does not exist/is not available`);
 };
 
-describe('txFactsMany against a node with Parity traces (trace_block, trace_transaction)', () => {
+describe('txFactsMany against a node with Parity traces (trace_block, trace_transaction)', NODE_TIMEOUT, () => {
   it('reads each transaction, its receipt and block time; traces only what ran code, a block of two traced once', () =>
     onNode('parity', standard, async (c) => {
       const [p, t, v] = hashes(c, 1, 2);
@@ -191,7 +194,7 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
     }));
 });
 
-describe('txFactsMany against a node with callTracer only (debug_*)', () => {
+describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEOUT, () => {
   it('traces a block of two with debug_traceBlockByNumber and one alone with debug_traceTransaction', () =>
     onNode('geth', standard, async (c) => {
       const hs = hashes(c, 1, 2, 3);
@@ -226,7 +229,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', () => {
     }));
 });
 
-describe('txFactsMany when tracing fails or is missing', () => {
+describe('txFactsMany when tracing fails or is missing', NODE_TIMEOUT, () => {
   it('a node without any tracer: calls null where code ran, [] where none did', () =>
     onNode('bare', standard, async (c) => {
       const hs = hashes(c, 1, 2, 3);
@@ -298,7 +301,7 @@ describe('txFactsMany when tracing fails or is missing', () => {
     }));
 });
 
-describe('blockTimestamp', () => {
+describe('blockTimestamp', NODE_TIMEOUT, () => {
   it("reads a block's time once: then from memory, or from the database once memory is forgotten", () =>
     onNode('parity', standard, async (c) => {
       const n = 17;
