@@ -148,6 +148,11 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect(by.get(6)!.erc20_transfer).toEqual([expect.objectContaining({ address: TOKEN2, token_symbol: 'DAI', value_formatted: '1', direction: 'receive' })]);
       // 21,000 gas at the node's 1 gwei.
       expect(by.get(1)!.transaction_fee).toBe('0.000021');
+      // The hosted API's entity and label fields, present and empty off the devnets.
+      for (const k of ['from_address_entity', 'from_address_entity_logo', 'from_address_label', 'to_address_entity', 'to_address_entity_logo', 'to_address_label']) {
+        expect(by.get(1)).toHaveProperty(k, null);
+        expect(by.get(3)!.erc20_transfer[0]).toHaveProperty(k, null);
+      }
       // The NFT named by its contract's name.
       expect(by.get(7)!.nft_transfers).toEqual([expect.objectContaining({ token_address: PUNKS, token_id: '42', contract_type: 'ERC721', amount: '1', direction: 'receive' })]);
       expect(by.get(7)!.summary).toContain('Lantern Punks #42');
@@ -187,6 +192,11 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       const first = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '2' }));
       await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '2', order: 'ASC', cursor: first.cursor! }))).rejects.toMatchObject({ status: 400 });
       await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '2', cursor: `${first.cursor!.slice(0, -2)}xx` }))).rejects.toMatchObject({ status: 400 });
+      // A range is part of the query: a cursor of one range is refused by another.
+      for (const [a, b] of [[{ from_block: '1' }, { from_block: '2' }], [{ to_block: '30' }, { to_block: '31' }], [{ from_date: iso(c.blocks[1]!.timestamp) }, { from_date: iso(c.blocks[2]!.timestamp) }], [{ to_date: iso(c.blocks[30]!.timestamp) }, { to_date: iso(c.blocks[31]!.timestamp) }]] as Record<string, string>[][]) {
+        const p = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', ...a }));
+        await expect(nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', ...b, cursor: p.cursor! }))).rejects.toMatchObject({ status: 400 });
+      }
       // The same query with the address in capitals is the same wallet.
       const upper = await nodeWalletHistory(W.toUpperCase().replace('0X', '0x'), chainOrCustom(c.chainId), query({ limit: '2', cursor: first.cursor! }));
       expect(blocksOf(upper)).toEqual([7, 6]);
