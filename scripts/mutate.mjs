@@ -11,6 +11,9 @@
 //   npm run mutate -- spans transfers   the files whose path contains one of these words
 //   npm run mutate -- --no-check ...    skip the type check (several times faster on 2 cores; a mutant
 //                                       that would not compile is then run, and counted, like any other)
+//   npm run mutate -- history.ts:30-110 only those lines of that file
+//   MUTATE_TESTS=evm-node/logs*.test.ts npm run mutate -- logs
+//                                       only these unit files (globs under tests/unit) run against the mutants
 import path from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 
@@ -34,7 +37,16 @@ export const FILES = [
 
 const noCheck = process.argv.includes('--no-check');
 const words = process.argv.slice(2).filter((a) => a !== '--no-check');
-const files = FILES.filter((f) => words.length === 0 || words.some((w) => f.includes(w)));
+// A word with a line range (`history.ts:30-110`) mutates only those lines of the file it names.
+const ranged = words.filter((w) => /:\d+-\d+$/.test(w));
+const plain = words.filter((w) => !ranged.includes(w));
+const files = [
+  ...FILES.filter((f) => plain.some((w) => f.includes(w)) || (words.length === 0)),
+  ...ranged.flatMap((w) => {
+    const [name, lines] = w.split(':');
+    return FILES.filter((f) => f.includes(name)).map((f) => `${f}:${lines}`);
+  }),
+];
 if (files.length === 0) {
   console.error(`no file matches ${words.join(', ')}; files: ${FILES.join(', ')}`);
   process.exit(2);
@@ -62,7 +74,7 @@ const stryker = new Stryker({
 });
 const results = await stryker.runMutationTest();
 
-const byFile = new Map(files.map((f) => [f, { killed: 0, survived: 0, noCoverage: 0, timeout: 0, compile: 0, runtime: 0, ignored: 0 }]));
+const byFile = new Map(files.map((f) => [f.replace(/:\d+-\d+$/, ''), { killed: 0, survived: 0, noCoverage: 0, timeout: 0, compile: 0, runtime: 0, ignored: 0 }]));
 const survivors = [];
 for (const m of results) {
   m.fileName = path.relative(process.cwd(), m.fileName);

@@ -47,4 +47,35 @@ describe('afterRefusal', () => {
     expect(afterRefusal(CHAIN, new LanternError(503, 'upstream_unavailable', 'down'), 400)).toBeNull();
     expect(afterRefusal(CHAIN, new LanternError(504, 'upstream_timeout', 'slow'), 400)).toBe(100);
   });
+
+  it("the providers' other wordings of a range limit, each read to its number", () => {
+    const cap = (message: string, tried = 100_000) => {
+      caps().clear();
+      afterRefusal(CHAIN, refused(-32000, message), tried);
+      return caps().get(CHAIN);
+    };
+    expect(cap('exceed maximum block range: 5000')).toBe(5000);
+    expect(cap('max block range 3000 exceeded')).toBe(3000);
+    expect(cap('exceeds maximum range:4000')).toBe(4000);
+    expect(cap('block range limited to 300 blocks')).toBe(300);
+    expect(cap('you can make eth_getLogs requests with up to a 10K block range')).toBe(10_000);
+    expect(cap('you can make eth_getLogs requests with up to a 2000 block range')).toBe(2000);
+    expect(cap('range 5000 exceeds limit of 1')).toBe(1);
+    // A limit of 0 is no limit to keep.
+    expect(cap('range 5000 exceeds limit of 0')).toBeUndefined();
+  });
+
+  it('a later, larger stated limit keeps the smaller one', () => {
+    afterRefusal(CHAIN, refused(-32602, 'range 5437 exceeds limit of 2000'), 5437);
+    afterRefusal(CHAIN, refused(-32602, 'range 9000 exceeds limit of 5000'), 9000);
+    expect(caps().get(CHAIN)).toBe(2000);
+  });
+
+  it('a suggested range: spaces inside the brackets, one block, and one no smaller than what was tried', () => {
+    expect(afterRefusal(CHAIN, refused(-32602, 'this block range should work: [ 0x10 , 0x4f ]'), 1500)).toBe(64);
+    expect(afterRefusal(CHAIN, refused(-32602, 'this block range should work: [0x10, 0x10]'), 1500)).toBe(1);
+    // Not smaller than the span tried: no help, the span is quartered instead.
+    expect(afterRefusal(CHAIN, refused(-32602, 'Try with this block range [0x0, 0x1000]'), 400)).toBe(100);
+    expect(afterRefusal(CHAIN, refused(-32602, 'Try with this block range [0x1, 0x190]'), 400)).toBe(100);
+  });
 });

@@ -94,3 +94,18 @@ describe('topics of an address', () => {
     ]);
   });
 });
+
+describe('parseTransferLog: topic counts no standard uses', () => {
+  it('a Transfer, TransferSingle or TransferBatch with one topic too many or too few is not read', () => {
+    const extraTopic = `0x${'00'.repeat(31)}01` as Hex;
+    const single = encodeEventTopics({ abi, eventName: 'TransferSingle', args: { operator: OPERATOR, from: ALICE, to: BOB } }) as Hex[];
+    const batch = encodeEventTopics({ abi, eventName: 'TransferBatch', args: { operator: OPERATOR, from: ALICE, to: BOB } }) as Hex[];
+    const two = encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [1n, 1n]);
+    const arrays = encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], [[1n], [1n]]);
+    expect(parseTransferLog(log([...erc721Topics, extraTopic], '0x'))).toEqual({});
+    expect(parseTransferLog(log([...single, extraTopic], two))).toEqual({});
+    expect(parseTransferLog(log([...batch, extraTopic], arrays))).toEqual({});
+    // Four topics of another event whose data would decode as a batch: not a batch.
+    expect(parseTransferLog(log([extraTopic, ...batch.slice(1)], arrays))).toEqual({});
+  });
+});
