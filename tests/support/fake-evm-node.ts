@@ -346,6 +346,10 @@ export async function installTestDb(): Promise<{ pg: PGlite; restore(): Promise<
   return {
     pg,
     async restore() {
+      // A wallet's background fill may still be reading (its node already closed): it ends first, so it
+      // never reaches for the default database (a PGlite on disk, whose start-up stalls the worker).
+      const activity = (globalThis as { __lanternActivity?: { fills: Map<string, Promise<void>> } }).__lanternActivity;
+      await Promise.allSettled([...(activity?.fills.values() ?? [])]);
       g.__lanternDb = before;
     },
   };
