@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Db, Queryable } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
@@ -393,4 +394,36 @@ async function openTestDb(): Promise<{ pg: PGlite; database: Db }> {
     close: async () => undefined,
   };
   return { pg, database };
+}
+
+/** A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds. */
+export const NODE_TIMEOUT = { timeout: 30_000 };
+
+/**
+ * `chain` served as its chain id's configured node (EVM_RPC_URLS) while `fn` runs, then closed. Each test
+ * takes a chain of its own: a chain's capabilities and kept facts are the process's.
+ */
+export async function onChain(chain: FakeChain, fn: (c: FakeChain) => Promise<void>): Promise<void> {
+  const node = await serveChain(chain);
+  vi.stubEnv('EVM_RPC_URLS', `0x${chain.chainId.toString(16)}=${node.url}`);
+  try {
+    await fn(chain);
+  } finally {
+    await node.close();
+  }
+}
+
+/** The test database (installTestDb) for the whole file: installed before its tests, restored after. */
+export function testDbForFile(): { readonly pg: PGlite } {
+  let dbh: Awaited<ReturnType<typeof installTestDb>> | undefined;
+  beforeAll(async () => {
+    dbh = await installTestDb();
+  }, 60_000);
+  afterAll(() => dbh?.restore());
+  return {
+    get pg() {
+      if (!dbh) throw new Error('testDbForFile: the database is installed in beforeAll');
+      return dbh.pg;
+    },
+  };
 }

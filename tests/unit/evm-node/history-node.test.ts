@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
-import { FakeChain, freshChainId, installTestDb, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog } from '../../support/fake-evm-node';
 
 // A wallet's history pages from a node (tests/support/fake-evm-node.ts: blocks, receipts, Parity traces
 // and trace_filter as Erigon answers them, eth_getLogs) and Lantern's database in PGlite. What a page
@@ -44,14 +44,8 @@ function build(c: FakeChain) {
   c.mineTo(40);
 }
 
-// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
-const NODE_TIMEOUT = { timeout: 30_000 };
 
-let dbh: Awaited<ReturnType<typeof installTestDb>>;
-beforeAll(async () => {
-  dbh = await installTestDb();
-}, 60_000);
-afterAll(() => dbh.restore());
+const dbh = testDbForFile();
 
 async function onNode(fn: (c: FakeChain) => Promise<void>) {
   const c = new FakeChain(freshChainId());
@@ -61,13 +55,7 @@ async function onNode(fn: (c: FakeChain) => Promise<void>) {
   for (const [a, kind, name, symbol, decimals] of [[TOKEN, 'erc20', 'USD Coin', 'USDC', 6], [TOKEN2, 'erc20', 'Dai', 'DAI', 18], [PUNKS, 'erc721', 'Lantern Punks', 'PNK', null]] as const) {
     await dbh.pg.query('INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals) VALUES ($1, $2, $3, $4, $5, $6)', [c.chainId, a, kind, name, symbol, decimals]);
   }
-  const node: FakeNode = await serveChain(c);
-  vi.stubEnv('EVM_RPC_URLS', `0x${c.chainId.toString(16)}=${node.url}`);
-  try {
-    await fn(c);
-  } finally {
-    await node.close();
-  }
+  await onChain(c, fn);
 }
 
 const query = (q: Record<string, string | string[]> = {}) => historyQuerySchema.parse(q);

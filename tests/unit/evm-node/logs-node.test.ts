@@ -1,7 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, type Hex } from 'viem';
 import { getLogsRange, getLogsWindow, transferFilters } from '@/lib/sources/evm-node/logs';
-import { FakeChain, RpcError, freshChainId, serveChain, type FakeLog, type FakeNode } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, type FakeLog } from '../../support/fake-evm-node';
 
 // eth_getLogs in block spans against a node (tests/support/fake-evm-node.ts) that filters logs as the
 // JSON-RPC spec says (block range inclusive, topics by position, null matches any, a list any of) and
@@ -17,19 +17,11 @@ const transfer = (from: string, to: string, value: bigint): FakeLog => ({
   data: encodeAbiParameters([{ type: 'uint256' }], [value]),
 });
 
-// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
-const NODE_TIMEOUT = { timeout: 30_000 };
 
 async function onNode(build: (c: FakeChain) => void, fn: (c: FakeChain) => Promise<void>) {
   const c = new FakeChain(freshChainId());
   build(c);
-  const node: FakeNode = await serveChain(c);
-  vi.stubEnv('EVM_RPC_URLS', `0x${c.chainId.toString(16)}=${node.url}`);
-  try {
-    await fn(c);
-  } finally {
-    await node.close();
-  }
+  await onChain(c, fn);
 }
 const ranges = (c: FakeChain) => [...new Set(c.calls.filter((x) => x.method === 'eth_getLogs').map((x) => { const f = x.params[0] as { fromBlock: Hex; toBlock: Hex }; return `${Number(f.fromBlock)}-${Number(f.toBlock)}`; }))];
 const summary = (logs: { blockNumber: Hex; logIndex: Hex; transactionHash: string }[]) => logs.map((l) => `${Number(l.blockNumber)}:${Number(l.logIndex)}`).sort();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
 import { blockTimestamp, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
 import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
-import { FakeChain, RpcError, freshChainId, installTestDb, serveChain, type FakeFrame, type FakeNode, type FakeTx } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, testDbForFile, type FakeFrame, type FakeTx } from '../../support/fake-evm-node';
 
 // txFactsMany and blockTimestamp against a node: a chain model answered over a local HTTP socket
 // (tests/support/fake-evm-node.ts) and Lantern's database in PGlite. Expected facts are what the node's
@@ -53,27 +53,15 @@ const KINDS = {
 };
 const FINAL = 30;
 
-// A test talks to a node over HTTP and, for most, to PGlite: on a loaded machine (a mutation run beside others' builds) the first takes seconds.
-const NODE_TIMEOUT = { timeout: 30_000 };
 
-let dbh: Awaited<ReturnType<typeof installTestDb>>;
-beforeAll(async () => {
-  dbh = await installTestDb();
-}, 60_000);
-afterAll(() => dbh.restore());
+const dbh = testDbForFile();
 
 // Each test its own chain and node: a chain's capabilities and kept facts are the process's.
 async function onNode(kind: keyof typeof KINDS, build: (c: FakeChain) => void, fn: (c: FakeChain) => Promise<void>) {
   const c = new FakeChain(freshChainId());
   for (const m of KINDS[kind]) c.lacking.add(m);
   build(c);
-  const node: FakeNode = await serveChain(c);
-  vi.stubEnv('EVM_RPC_URLS', `0x${c.chainId.toString(16)}=${node.url}`);
-  try {
-    await fn(c);
-  } finally {
-    await node.close();
-  }
+  await onChain(c, fn);
 }
 
 const hashes = (c: FakeChain, ...blocks: number[]) => blocks.flatMap((b) => c.blocks[b]!.txs.map((t) => t.hash));
