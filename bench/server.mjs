@@ -19,12 +19,13 @@ export function freePort() {
  * Starts `npm start`'s server with `env` over the bench defaults and resolves once it answers (a static
  * file: listening; the warm-up of every route may still be running behind it, see `/api/health?ready`).
  * `listeningMs` is the time from spawn to that answer. SERVER_NODE_ARGS adds node flags to the server
- * (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile one).
+ * (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile one); SERVER_SCRIPT replaces scripts/server.mjs
+ * (`node_modules/next/dist/bin/next start`: the same build without Lantern's own server).
  */
 export async function startServer(port, env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), 'scripts/server.mjs', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), ...(process.env.SERVER_SCRIPT ? process.env.SERVER_SCRIPT.split(' ') : ['scripts/server.mjs']), '-p', String(port), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

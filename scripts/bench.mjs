@@ -2,7 +2,7 @@
 // `npm run bench`: speed and size figures, printed and written to bench-results/latest.json.
 // Targets are in the README; nothing here fails on a slow machine, it reports.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDevnets } from './lib/devnets.mjs';
 import { fmt, latency, load } from '../bench/load.mjs';
 import { startBareRoute } from '../bench/bare-route.mjs';
@@ -92,11 +92,30 @@ try {
   for (const [name, u] of Object.entries(endpoints)) bodies[name] = await (await fetch(u, { headers: auth })).text();
   const bare = await startBareRoute(await freePort(), bodies);
   try {
+    // What A spends with no request at all (background reading, followers): a busy A shows here, not as a slow route.
+    report('load: server A at rest', { cpu_ms_per_s: await idleCpu(a.pid, 3000) });
     report('load: floor, a bare Next.js route (50 B)', await load({ url: bare.url('tiny') }));
     for (const [name, label] of [['history', 'cached history first page'], ['nft', 'cached NFT listing'], ['block', 'cached ledger block']]) {
-      const floor = await load({ url: bare.url(name) });
-      const r = await load({ url: endpoints[name], headers: auth });
-      report(`load: ${label}`, { ...r, bytes: Buffer.byteLength(bodies[name]), floor_rps: floor.rps, of_floor: `${Math.round((r.rps / floor.rps) * 100)}%` });
+      // Four short turns each, alternating, so a machine that slows down or speeds up meets both alike.
+      const turns = { floor: [], lantern: [] };
+      for (let i = 0; i < 4; i++) {
+        turns.floor.push(await load({ url: bare.url(name), duration: 2 }));
+        turns.lantern.push(await load({ url: endpoints[name], headers: auth, duration: 2 }));
+      }
+      const sum = (rs, k) => rs.reduce((n, r) => n + r[k], 0);
+      const rps = (rs) => Math.round(sum(rs, 'total') / (2 * rs.length));
+      const r = turns.lantern;
+      report(`load: ${label}`, {
+        rps: rps(r),
+        p50: Math.max(...r.map((x) => x.p50)),
+        p99: Math.max(...r.map((x) => x.p99)),
+        errors: sum(r, 'errors'),
+        non2xx: sum(r, 'non2xx'),
+        bytes: Buffer.byteLength(bodies[name]),
+        floor_rps: rps(turns.floor),
+        of_floor: `${Math.round((sum(r, 'total') / sum(turns.floor, 'total')) * 100)}%`,
+        turns: r.map((x, i) => `${Math.round((x.total / turns.floor[i].total) * 100)}%`).join('/'),
+      });
     }
   } finally {
     await bare.stop();
@@ -135,6 +154,22 @@ async function loadRotating(urlFor, headers) {
     requests: [{ setupRequest: (req) => ({ ...req, path: (() => { const u = new URL(urlFor(i++)); return u.pathname + u.search; })() }) }],
   });
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+/** CPU time (user + system) a process spends per second over `ms`, from /proc (Linux); null elsewhere. */
+async function idleCpu(pid, ms) {
+  const ticks = () => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(f[11]) + Number(f[12]);
+    } catch {
+      return null;
+    }
+  };
+  const t0 = ticks();
+  await new Promise((r) => setTimeout(r, ms));
+  const t1 = ticks();
+  return t0 === null || t1 === null ? null : Math.round(((t1 - t0) * 10 * 1000) / ms); // 100 ticks a second
 }
 
 function run(cmd, args) {
