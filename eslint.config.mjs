@@ -54,11 +54,12 @@ const restrictImports = (...patterns) => ['error', { paths: [chainRule, relative
 // The chain rule's own module, and the configuration that reads the chains it names.
 const restrictImportsExceptChains = (...patterns) => ['error', { patterns: [...patterns, noDevnet, noNextInternals] }];
 
-// What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing): the
-// operations and the sources below them never import it, so no request runs back up.
+// What sits above the operations (sign-in rules, page loaders, actions, the API's plumbing, the live
+// streams' hub and follower): the operations and the sources below them never import it, so no request
+// runs back up.
 const noUpperLib = {
-  group: ['@/lib/auth', '@/lib/auth/**', '@/lib/server', '@/lib/server/**', '@/lib/actions', '@/lib/actions/**', '@/lib/api', '@/lib/api/**'],
-  message: 'Operations and sources sit below lib/auth, lib/server, lib/actions and lib/api: they never import them.',
+  group: ['@/lib/auth', '@/lib/auth/**', '@/lib/server', '@/lib/server/**', '@/lib/actions', '@/lib/actions/**', '@/lib/api', '@/lib/api/**', '@/lib/live', '@/lib/live/**'],
+  message: 'Operations and sources sit below lib/auth, lib/server, lib/actions, lib/api and lib/live: they never import them.',
 };
 
 const sourceFolderRules = SOURCE_FOLDERS.map((name) => ({

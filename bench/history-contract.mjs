@@ -9,7 +9,7 @@
 // - Lantern's cold first page (limit 25, DESC) of that wallet, on a fresh server that has already
 //   answered one request (its start-up is not counted), and the node calls the page made, by method.
 //
-//   benchHistoryContract()   from scripts/bench.mjs
+//   benchHistoryContract()   from bench/run.mjs
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { encodeDeployData, encodeFunctionData } from 'viem';

@@ -11,7 +11,7 @@
 // - warm first and deep pages (p50);
 // - the time to read a 50,000-transaction wallet completely in the background, and the RPC calls it made.
 //
-//   benchHistoryScale()   from scripts/bench.mjs
+//   benchHistoryScale()   from bench/run.mjs
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { encodeDeployData, encodeFunctionData } from 'viem';

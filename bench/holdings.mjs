@@ -6,7 +6,7 @@
 // JSON-RPC relay between it and the node (batches counted per request inside). The answer is checked
 // complete: 500 tokens, each balance what was minted.
 //
-//   benchHoldings()   from scripts/bench.mjs
+//   benchHoldings()   from bench/run.mjs
 //   node bench/holdings.mjs   (after `npm run build`)
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { badParameter } from '@/lib/errors';
 import { queryChain } from '@/lib/interface/common';
-import { parseId, type Position } from '@/lib/live/protocol';
+import { parseId, type Position } from '@/lib/view/live-protocol';
 
 /**
  * The live streams' own query (Lantern's, outside the published interface): `chain` as the history API

@@ -4,7 +4,7 @@ import { config } from '@/lib/config';
 import { log } from '@/lib/log';
 import { followChain, liveChain, walletChangesSince, type CheckedHead } from '@/lib/operations/live';
 import type { Bus } from './bus';
-import { COMPLETE, formatId, parseId } from './protocol';
+import { COMPLETE, formatId, parseId } from '@/lib/view/live-protocol';
 import { holdLease, releaseLease, watchedChains, watchedWallets } from './registry';
 
 /**

@@ -7,7 +7,7 @@ import { headNow, heardHead, liveFollows, liveHello, walletChangesSince, type Ch
 import type { LiveEvent } from '@/lib/view/live';
 import { createBus, type Bus, type BusMessage } from './bus';
 import { ChainFollower, HostedPoller, type FollowerState } from './follower';
-import { COMPLETE, formatId, parseId, sseFrame, type Position } from './protocol';
+import { COMPLETE, formatId, parseId, sseFrame, type Position } from '@/lib/view/live-protocol';
 import { unwatch, unwatchAll, watch, watchedChains } from './registry';
 
 /**

@@ -2,7 +2,7 @@ import 'server-only';
 import { chainOrCustom, type Chain } from '@/lib/chains';
 import { config } from '@/lib/config';
 import { historyQuerySchema, serializeTransaction, type HistoryPageWire, type HistoryQuery } from '@/lib/interface/history';
-import { formatId, planChanges, type PageRow, type Position } from '@/lib/live/protocol';
+import { formatId, planChanges, type PageRow, type Position } from '@/lib/view/live-protocol';
 import { sources, type CheckedHead } from '@/lib/sources';
 import type { LiveEvent, LiveHello } from '@/lib/view/live';
 import { historyApiQuery, type HistoryView } from '@/lib/view/search-params';
@@ -73,7 +73,7 @@ async function newestPage(chain: Chain, address: string): Promise<{ rows: PageRo
 }
 
 /**
- * What a stream of `address` at `since` is to be sent now (lib/live/protocol.ts planChanges), read at
+ * What a stream of `address` at `since` is to be sent now (lib/view/live-protocol.ts planChanges), read at
  * the chain's checked head: the rows a reorg took away, the new rows, the head. Null `since`: a new
  * stream, sent only the head (node) or nothing (hosted).
  */

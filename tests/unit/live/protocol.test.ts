@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { COMPLETE, formatId, isAfter, parseId, planChanges, sseFrame, type PageRow, type Position } from '@/lib/live/protocol';
+import { COMPLETE, formatId, isAfter, parseId, planChanges, sseFrame, type PageRow, type Position } from '@/lib/view/live-protocol';
 import type { LiveEvent, LiveTx } from '@/lib/view/live';
 
-// The live streams' resume rule (lib/live/protocol.ts). The oracle is a model chain: the wallet's rows as
+// The live streams' resume rule (lib/view/live-protocol.ts). The oracle is a model chain: the wallet's rows as
 // a list, a head that grows, reorgs that drop everything above a fork and mine other rows in its place,
 // and a log of what each reorg took, as chain.ts keeps it. A client that reads any prefix of what it is
 // sent, drops the connection and comes back with the id of the last event it read, ends up holding

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resumeFrom } from '@/lib/api/live';
 import { LanternError } from '@/lib/errors';
-import { COMPLETE } from '@/lib/live/protocol';
+import { COMPLETE } from '@/lib/view/live-protocol';
 
 const req = (headers: Record<string, string> = {}) => new Request('http://lantern.test/api/live/wallets/x', { headers });
 

@@ -30,6 +30,7 @@ describe('layer boundaries', () => {
     ['a source importing the sign-in rules', 'lib/sources/siwe-local/x.ts', "import { getSession } from '@/lib/auth/session';\nexport const a = getSession;\n"],
     ['a shared source module importing a page helper', 'lib/sources/breakers.ts', "import { toErrorInfo } from '@/lib/server/page';\nexport const a = toErrorInfo;\n"],
     ['an operation importing the sign-in rules', 'lib/operations/x.ts', "import { listSavedWallets } from '@/lib/auth/saved-wallets';\nexport const a = listSavedWallets;\n"],
+    ['an operation importing the live streams\' hub', 'lib/operations/x.ts', "import { LiveHub } from '@/lib/live/hub';\nexport const a = LiveHub;\n"],
     ['an operation importing the API plumbing', 'lib/operations/x.ts', "import { api } from '@/lib/api/handler';\nexport const a = api;\n"],
     ['an operation importing a server action', 'lib/operations/x.ts', "import { signOutAction } from '@/lib/actions/auth';\nexport const a = signOutAction;\n"],
     ['an operation importing a source folder', 'lib/operations/x.ts', "import { nodeTx } from '@/lib/sources/evm-node/source';\nexport const a = nodeTx;\n"],

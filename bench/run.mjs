@@ -3,10 +3,10 @@
 // Targets are in the README; nothing here fails on a slow machine, it reports.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { startDevnets } from './lib/devnets.mjs';
-import { fmt, latency, load } from '../bench/load.mjs';
-import { startBareRoute } from '../bench/bare-route.mjs';
-import { freePort, startServer } from '../bench/server.mjs';
+import { startDevnets } from '../scripts/lib/devnets.mjs';
+import { fmt, latency, load } from './load.mjs';
+import { startBareRoute } from './bare-route.mjs';
+import { freePort, startServer } from './server.mjs';
 
 const results = {};
 const report = (name, figures) => {
@@ -46,13 +46,13 @@ try {
 
   // Each module measures its own feature; each is optional until its feature lands.
   for (const [file, fn, args] of [
-    ['../bench/evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url }],
-    ['../bench/ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url }],
-    ['../bench/wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
-    ['../bench/cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
-    ['../bench/breaker.mjs', 'benchBreaker', { evmPort }],
-    ['../bench/signatures.mjs', 'benchSignatures', {}],
-    ['../bench/live.mjs', 'benchLive', { evmPort, ledgerPort, rpcUrl: nets.evm.url, manifest: nets.evm.manifest }],
+    ['./evm.mjs', 'benchEvm', { baseUrl: a.url, rpcUrl: nets.evm.url }],
+    ['./ledger.mjs', 'benchLedger', { baseUrl: a.url, ledgerUrl: nets.ledger.url }],
+    ['./wallet-page.mjs', 'benchWalletPage', { baseUrl: a.url, address: alice }],
+    ['./cold-start.mjs', 'benchColdStart', { evmPort, ledgerPort }],
+    ['./breaker.mjs', 'benchBreaker', { evmPort }],
+    ['./signatures.mjs', 'benchSignatures', {}],
+    ['./live.mjs', 'benchLive', { evmPort, ledgerPort, rpcUrl: nets.evm.url, manifest: nets.evm.manifest }],
   ]) {
     if (!existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);
@@ -64,16 +64,16 @@ try {
 
   // History at scale: its own anvil and servers (wallets of 10 to 50,000 transactions, each beside the node's floor).
   console.log('\n== benchHistoryScale');
-  results.benchHistoryScale = await (await import('../bench/history-scale.mjs')).benchHistoryScale();
+  results.benchHistoryScale = await (await import('./history-scale.mjs')).benchHistoryScale();
 
   // A wallet whose transactions call a contract that passes ETH on: its own anvil and servers (the complete first page beside the node's floor).
   console.log('\n== benchHistoryContract');
-  results.benchHistoryContract = await (await import('../bench/history-contract.mjs')).benchHistoryContract();
+  results.benchHistoryContract = await (await import('./history-contract.mjs')).benchHistoryContract();
 
   // What a wallet holds: its own anvil and server (a wallet of 500 ERC-20s, beside the node's floor).
   console.log('\n== benchHoldings');
   {
-    const { benchHoldings, printHoldingsFigures } = await import('../bench/holdings.mjs');
+    const { benchHoldings, printHoldingsFigures } = await import('./holdings.mjs');
     results.benchHoldings = await benchHoldings();
     printHoldingsFigures(results.benchHoldings);
   }

@@ -1,4 +1,3 @@
-import 'server-only';
 import type { LiveEvent, LiveTx } from '@/lib/view/live';
 
 /**
