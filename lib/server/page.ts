@@ -59,6 +59,32 @@ export async function chainForView(value: string | null, operation: ChainOperati
   }
 }
 
+/** What a wallet tab's page reads before it draws: the wallet, its view of the URL, the chain and the chain menu's entries. */
+export type WalletTab<V> =
+  | { address: `0x${string}`; view: V; chain: Chain; chains: { name: string; label: string }[]; defaultChain: string }
+  | { address: `0x${string}`; error: ErrorInfo; resetHref: string };
+
+/**
+ * Every wallet tab (NFTs, tokens, approvals, activity) starts the same way: the wallet its URL names
+ * (walletFromParam: a 404, or a redirect to the checksummed URL), opened on the chain where it is active
+ * when the URL names none (openOnActiveChain: a redirect), its view read from the URL, then the chain it
+ * asks for with the chain menu's entries, or the error to show in its place (with the tab's plain URL
+ * to start again from).
+ */
+export async function walletTab<V extends { chain: string | null }>(
+  params: Promise<{ address: string }>,
+  searchParams: Promise<RawSearchParams>,
+  tab: { suffix: string; path: (address: string) => string; operation: ChainOperation; view: (sp: RawSearchParams) => V },
+): Promise<WalletTab<V>> {
+  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
+  const address = walletFromParam(param, { suffix: tab.suffix, searchParams: sp });
+  await openOnActiveChain(address, tab.path(address), sp, tab.operation);
+  const view = tab.view(sp);
+  const [picked, chains, defaultChain] = await Promise.all([chainForView(view.chain, tab.operation), chainOptions(tab.operation), defaultChainName(tab.operation)]);
+  if ('error' in picked) return { address, error: picked.error, resetHref: tab.path(address) };
+  return { address, view, chain: picked.chain, chains, defaultChain };
+}
+
 /** How long a wallet page waits to learn where a wallet is active before it opens on the default chain. */
 const OPENING_BUDGET_MS = 3_000;
 

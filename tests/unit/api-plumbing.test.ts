@@ -99,3 +99,22 @@ describe('JSON text answered as bytes (lib/api/json-response.ts)', () => {
     expect(await b.text()).toBe(text);
   });
 });
+
+describe('CSV downloads (lib/api/csv-response.ts)', () => {
+  it('names the file from its parts safely, whatever a URL put in them, and never lets it be cached or sniffed', async () => {
+    const { csvResponse } = await import('@/lib/api/csv-response');
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 4 }), (parts) => {
+        const res = csvResponse('a,b\r\n', parts);
+        const m = /^attachment; filename="([^"]*)"$/.exec(res.headers.get('content-disposition') ?? '');
+        expect(m?.[1]).toMatch(/^lantern(-[\w.-]*)*\.csv$/);
+        expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      }),
+    );
+    const named = csvResponse('', ['0xAbC', 'BNB Smart Chain']).headers.get('content-disposition');
+    expect(named).toBe('attachment; filename="lantern-0xAbC-BNB-Smart-Chain.csv"');
+  });
+});

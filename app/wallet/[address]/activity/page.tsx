@@ -8,7 +8,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
 import { activityPath, loadActivity } from '@/lib/server/activity-page';
-import { chainForView, chainOptions, defaultChainName, openOnActiveChain, toChainView, walletFromParam } from '@/lib/server/page';
+import { toChainView, walletTab } from '@/lib/server/page';
 import { tokensParsers } from '@/lib/server/view-params';
 
 export const dynamic = 'force-dynamic';
@@ -24,19 +24,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** Pictures of the wallet's history: transactions per month and category, the native balance over time. */
 export default async function WalletActivityPage({ params, searchParams }: Props) {
-  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
-  const address = walletFromParam(param, { suffix: '/activity', searchParams: sp });
-  await openOnActiveChain(address, activityPath(address), sp, 'history');
-  const view = loadParams(sp);
-  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'history'), chainOptions('history'), defaultChainName('history')]);
-  if ('error' in chainResult) {
+  const tab = await walletTab(params, searchParams, { suffix: '/activity', path: activityPath, operation: 'history', view: (sp) => loadParams(sp) });
+  if ('error' in tab) {
     return (
       <div className="mt-6">
-        <ErrorState error={chainResult.error} resetHref={activityPath(address)} />
+        <ErrorState error={tab.error} resetHref={tab.resetHref} />
       </div>
     );
   }
-  const chain = toChainView(chainResult.chain);
+  const { address, chains, defaultChain } = tab;
+  const chain = toChainView(tab.chain);
   return (
     <>
       <ExplorerProviders>

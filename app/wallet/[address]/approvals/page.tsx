@@ -8,7 +8,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
 import { approvalsPath, loadApprovals } from '@/lib/server/approvals-page';
-import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
+import { walletTab } from '@/lib/server/page';
 import { tokensParsers } from '@/lib/server/view-params';
 
 export const dynamic = 'force-dynamic';
@@ -24,19 +24,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** Who may spend the wallet's tokens now; the signed-in owner may revoke each approval here. */
 export default async function WalletApprovalsPage({ params, searchParams }: Props) {
-  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
-  const address = walletFromParam(param, { suffix: '/approvals', searchParams: sp });
-  await openOnActiveChain(address, approvalsPath(address), sp, 'nfts');
-  const view = loadParams(sp);
-  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
-  if ('error' in chainResult) {
+  const tab = await walletTab(params, searchParams, { suffix: '/approvals', path: approvalsPath, operation: 'nfts', view: (sp) => loadParams(sp) });
+  if ('error' in tab) {
     return (
       <div className="mt-6">
-        <ErrorState error={chainResult.error} resetHref={approvalsPath(address)} />
+        <ErrorState error={tab.error} resetHref={tab.resetHref} />
       </div>
     );
   }
-  const c = chainResult.chain;
+  const { address, view, chains, defaultChain } = tab;
+  const c = tab.chain;
   const chain = { name: c.name, label: c.label, id: c.id, query: view.chain ? `?chain=${encodeURIComponent(view.chain)}` : '' };
   return (
     <>

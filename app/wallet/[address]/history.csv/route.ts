@@ -1,3 +1,4 @@
+import { csvResponse } from '@/lib/api/csv-response';
 import { api, parseParam, parseQuery, queryObject } from '@/lib/api/handler';
 import { addressSchema, queryBoolean } from '@/lib/interface/common';
 import { historyQuerySchema } from '@/lib/interface/history';
@@ -28,14 +29,7 @@ export const GET = api<{ address: string }>(
     for (const k of ['cursor', 'time', 'limit']) url.searchParams.delete(k);
     const query = parseQuery(new Request(url), historyQuerySchema);
     const { stream, chain } = await historyCsvStream(address, query, { includeSpam });
-    return new Response(stream, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="lantern-${address}-${chain.replace(/\s+/g, '-')}.csv"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return csvResponse(stream, [address, chain]);
   },
   { open: true },
 );

@@ -11,7 +11,7 @@ import { NftGridSkeleton } from '@/components/wallet/skeletons';
 import { LiveWalletAt } from '@/components/live/live-wallet-at';
 import { loadNftGrid, nftsPath } from '@/lib/server/nfts-page';
 import { liveSince } from '@/lib/server/live';
-import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
+import { chainForView, walletTab } from '@/lib/server/page';
 import { nftParsers } from '@/lib/server/view-params';
 
 export const dynamic = 'force-dynamic';
@@ -26,29 +26,26 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function WalletNftsPage({ params, searchParams }: Props) {
-  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
-  const address = walletFromParam(param, { suffix: '/nfts', searchParams: sp });
-  await openOnActiveChain(address, nftsPath(address), sp, 'nfts');
-  const view = loadNftParams(sp);
-  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
-  if ('error' in chainResult) {
+  const tab = await walletTab(params, searchParams, { suffix: '/nfts', path: nftsPath, operation: 'nfts', view: (sp) => loadNftParams(sp) });
+  if ('error' in tab) {
     return (
       <div className="mt-6">
-        <ErrorState error={chainResult.error} resetHref={nftsPath(address)} />
+        <ErrorState error={tab.error} resetHref={tab.resetHref} />
       </div>
     );
   }
+  const { address, view, chains, defaultChain } = tab;
   // The balance header reads the history operation: shown where this server serves it for the chain.
-  const withHistory = !('error' in (await chainForView(chainResult.chain.name, 'history')));
+  const withHistory = !('error' in (await chainForView(tab.chain.name, 'history')));
   return (
     <>
       {withHistory && (
         <>
-          <Suspense key={chainResult.chain.name} fallback={<BalanceHeaderSkeleton />}>
-            <BalanceHeader address={address} chain={chainResult.chain.name} />
+          <Suspense key={tab.chain.name} fallback={<BalanceHeaderSkeleton />}>
+            <BalanceHeader address={address} chain={tab.chain.name} />
           </Suspense>
           {/* New transactions read the NFTs (and the balance) again. */}
-          <LiveWalletAt since={liveSince(chainResult.chain.name)} address={address} chain={chainResult.chain.name} view="nfts" />
+          <LiveWalletAt since={liveSince(tab.chain.name)} address={address} chain={tab.chain.name} view="nfts" />
         </>
       )}
       <ExplorerProviders>
@@ -59,7 +56,7 @@ export default async function WalletNftsPage({ params, searchParams }: Props) {
           NFTs held
         </h2>
         <Suspense key={JSON.stringify(view)} fallback={<NftGridSkeleton />}>
-          <NftGrid grid={loadNftGrid(address, view)} address={address} view={view} chainLabel={chainResult.chain.label} />
+          <NftGrid grid={loadNftGrid(address, view)} address={address} view={view} chainLabel={tab.chain.label} />
         </Suspense>
       </section>
     </>

@@ -1,3 +1,4 @@
+import { csvResponse } from '@/lib/api/csv-response';
 import { api, parseParam, queryObject } from '@/lib/api/handler';
 import { addressSchema, queryBoolean } from '@/lib/interface/common';
 import { readTokens } from '@/lib/server/tokens-page';
@@ -23,14 +24,7 @@ export const GET = api<{ address: string }>(
       csvLine(TOKENS_CSV_COLUMNS),
       ...data.rows.map((r) => csvLine([r.address, r.name, r.symbol, r.balance.full, r.raw, r.decimals, r.native, r.spam, data.block])),
     ].join('');
-    return new Response(body, {
-      headers: {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="lantern-${address}-tokens${chain ? `-${chain.replace(/[^\w-]/g, '-')}` : ''}.csv"`,
-        'Cache-Control': 'no-store',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return csvResponse(body, [address, 'tokens', ...(chain ? [chain] : [])]);
   },
   { open: true },
 );

@@ -7,7 +7,7 @@ import { ExplorerProviders } from '@/components/wallet/explorer-providers';
 import { TableSkeleton } from '@/components/wallet/skeletons';
 import { TokensTable } from '@/components/wallet/tokens-table';
 import { TokensToolbar } from '@/components/wallet/tokens-toolbar';
-import { chainForView, chainOptions, defaultChainName, openOnActiveChain, walletFromParam } from '@/lib/server/page';
+import { walletTab } from '@/lib/server/page';
 import { historyFiltersByToken } from '@/lib/operations/wallet-history';
 import { loadTokens, tokensPath } from '@/lib/server/tokens-page';
 import { tokensParsers } from '@/lib/server/view-params';
@@ -25,27 +25,24 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** What the wallet holds now: the native coin, then each ERC-20 (spam hidden unless asked). */
 export default async function WalletTokensPage({ params, searchParams }: Props) {
-  const [{ address: param }, sp] = await Promise.all([params, searchParams]);
-  const address = walletFromParam(param, { suffix: '/tokens', searchParams: sp });
-  await openOnActiveChain(address, tokensPath(address), sp, 'nfts');
-  const view = loadTokensParams(sp);
-  const [chainResult, chains, defaultChain] = await Promise.all([chainForView(view.chain, 'nfts'), chainOptions('nfts'), defaultChainName('nfts')]);
-  if ('error' in chainResult) {
+  const tab = await walletTab(params, searchParams, { suffix: '/tokens', path: tokensPath, operation: 'nfts', view: (sp) => loadTokensParams(sp) });
+  if ('error' in tab) {
     return (
       <div className="mt-6">
-        <ErrorState error={chainResult.error} resetHref={tokensPath(address)} />
+        <ErrorState error={tab.error} resetHref={tab.resetHref} />
       </div>
     );
   }
+  const { address, view, chains, defaultChain } = tab;
   // Each row links to its transfers in the history where the history can be filtered by token (node mode).
-  const historyByToken = await historyFiltersByToken(chainResult.chain.name).catch(() => false);
+  const historyByToken = await historyFiltersByToken(tab.chain.name).catch(() => false);
   return (
     <>
       <ExplorerProviders>
         <TokensToolbar address={address} chains={chains} defaultChain={defaultChain} withSpam />
       </ExplorerProviders>
       <Suspense key={JSON.stringify(view)} fallback={<TableSkeleton label="Loading tokens" />}>
-        <TokensTable tokens={loadTokens(address, { ...view, chain: chainResult.chain.name })} address={address} view={view} chainLabel={chainResult.chain.label} historyChain={historyByToken ? chainResult.chain.name : null} />
+        <TokensTable tokens={loadTokens(address, { ...view, chain: tab.chain.name })} address={address} view={view} chainLabel={tab.chain.label} historyChain={historyByToken ? tab.chain.name : null} />
       </Suspense>
     </>
   );
