@@ -1,12 +1,23 @@
 #!/usr/bin/env node
 // `npm run bench`: speed and size figures, printed and written to bench-results/latest.json.
 // Targets are in the README; nothing here fails on a slow machine, it reports.
+//   npm run bench                      every section
+//   npm run bench -- load holdings     only the sections named (see SECTIONS)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDevnets } from '../scripts/lib/devnets.mjs';
 import { fmt, latency, load } from './load.mjs';
 import { startBareRoute } from './bare-route.mjs';
 import { freePort, startServer } from './server.mjs';
+
+const SECTIONS = ['evm', 'ledger', 'wallet-page', 'cold-start', 'breaker', 'signatures', 'live', 'history-scale', 'history-contract', 'holdings', 'load'];
+const asked = process.argv.slice(2);
+const unknown = asked.filter((a) => !SECTIONS.includes(a));
+if (unknown.length > 0) {
+  console.error(`no bench section ${unknown.join(', ')}; sections: ${SECTIONS.join(', ')}`);
+  process.exit(2);
+}
+const wanted = (section) => asked.length === 0 || asked.includes(section);
 
 const results = {};
 const report = (name, figures) => {
@@ -39,10 +50,7 @@ const b = await startServer(portB, {
 const auth = { 'X-API-Key': keyA };
 
 try {
-  const m = nets.evm.manifest;
-  const alice = m.accounts.alice.checksumAddress;
-  const bob = m.accounts.bob.checksumAddress;
-  const history = (addr, q = '') => `${a.url}/api/v2.2/wallets/${addr}/history?chain=devnet${q}`;
+  const alice = nets.evm.manifest.accounts.alice.checksumAddress;
 
   // Each module measures its own feature; each is optional until its feature lands.
   for (const [file, fn, args] of [
@@ -54,7 +62,7 @@ try {
     ['./signatures.mjs', 'benchSignatures', {}],
     ['./live.mjs', 'benchLive', { evmPort, ledgerPort, rpcUrl: nets.evm.url, manifest: nets.evm.manifest }],
   ]) {
-    if (!existsSync(new URL(file, import.meta.url))) continue;
+    if (!wanted(file.slice(2, -4)) || !existsSync(new URL(file, import.meta.url))) continue;
     const mod = await import(file);
     console.log(`\n== ${fn}`);
     results[fn] = await mod[fn](args);
@@ -63,21 +71,40 @@ try {
   }
 
   // History at scale: its own anvil and servers (wallets of 10 to 50,000 transactions, each beside the node's floor).
-  console.log('\n== benchHistoryScale');
-  results.benchHistoryScale = await (await import('./history-scale.mjs')).benchHistoryScale();
+  if (wanted('history-scale')) {
+    console.log('\n== benchHistoryScale');
+    results.benchHistoryScale = await (await import('./history-scale.mjs')).benchHistoryScale();
+  }
 
   // A wallet whose transactions call a contract that passes ETH on: its own anvil and servers (the complete first page beside the node's floor).
-  console.log('\n== benchHistoryContract');
-  results.benchHistoryContract = await (await import('./history-contract.mjs')).benchHistoryContract();
+  if (wanted('history-contract')) {
+    console.log('\n== benchHistoryContract');
+    results.benchHistoryContract = await (await import('./history-contract.mjs')).benchHistoryContract();
+  }
 
   // What a wallet holds: its own anvil and server (a wallet of 500 ERC-20s, beside the node's floor).
-  console.log('\n== benchHoldings');
-  {
+  if (wanted('holdings')) {
+    console.log('\n== benchHoldings');
     const { benchHoldings, printHoldingsFigures } = await import('./holdings.mjs');
     results.benchHoldings = await benchHoldings();
     printHoldingsFigures(results.benchHoldings);
   }
 
+  if (wanted('load')) await benchLoad();
+} finally {
+  await Promise.allSettled([a.stop(), b.stop(), nets.stop()]);
+}
+
+mkdirSync('bench-results', { recursive: true });
+writeFileSync('bench-results/latest.json', JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
+console.log('\nwritten to bench-results/latest.json');
+
+/** Cached endpoints beside their floor, uncached history, and hosted mode's overhead over the API it fronts. */
+async function benchLoad() {
+  const m = nets.evm.manifest;
+  const alice = m.accounts.alice.checksumAddress;
+  const bob = m.accounts.bob.checksumAddress;
+  const history = (addr, q = '') => `${a.url}/api/v2.2/wallets/${addr}/history?chain=devnet${q}`;
   console.log('\n== load and overhead (autocannon, loopback)');
   // Load: warm each URL once, then hammer it.
   const nft = `${a.url}/api/v2.2/${bob}/nft?chain=devnet`;
@@ -133,13 +160,7 @@ try {
   const direct = await latency((i) => a.url + path(i), { headers: auth, n: 200 });
   const fronted = await latency((i) => b.url + path(i), { n: 200 });
   report('overhead: hosted mode over its upstream', { direct_p50: direct.p50, through_p50: fronted.p50, overhead_p50_ms: Math.round((fronted.p50 - direct.p50) * 10) / 10 });
-} finally {
-  await Promise.allSettled([a.stop(), b.stop(), nets.stop()]);
 }
-
-mkdirSync('bench-results', { recursive: true });
-writeFileSync('bench-results/latest.json', JSON.stringify({ at: new Date().toISOString(), results }, null, 2));
-console.log('\nwritten to bench-results/latest.json');
 
 async function loadRotating(urlFor, headers) {
   // autocannon with a per-request path: setupClient rewrites each request.
