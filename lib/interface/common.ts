@@ -34,6 +34,18 @@ export const decimalString = z.union([
     .transform((n) => BigInt(n).toString()),
 ]);
 
+/**
+ * An NFT's token id: a string as sent, or a whole number turned into its exact decimal string. A number
+ * that is not a whole one (1.5) is refused, never handed to BigInt (which throws).
+ */
+export const tokenIdSchema = z.union([
+  z.string(),
+  z
+    .number()
+    .refine((n) => Number.isInteger(n) && n >= 0, 'expected a non-negative integer token id')
+    .transform((n) => BigInt(n).toString()),
+]);
+
 /** Decimal string, or null when the provider sent null / nothing. */
 export const nullableDecimal = decimalString.nullish().transform((v) => v ?? null);
 

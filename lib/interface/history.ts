@@ -17,6 +17,7 @@ import {
   queryCursor,
   queryAddresses,
   queryInt,
+  tokenIdSchema,
 } from './common';
 import {
   GIVE_UP,
@@ -74,8 +75,7 @@ export const internalTransactionSchema = z.looseObject({
 
 export const nftTransferSchema = z.looseObject({
   token_address: z.string(),
-  // A number that is not a whole one (1.5) is refused, never handed to BigInt (which throws).
-  token_id: z.union([z.string(), z.number().refine((n) => Number.isInteger(n) && n >= 0, 'expected a non-negative integer token id').transform((n) => BigInt(n).toString())]),
+  token_id: tokenIdSchema,
   ...parties,
   value: nullableDecimal,
   amount: nullableDecimal,

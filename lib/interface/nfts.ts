@@ -15,6 +15,7 @@ import {
   queryChain,
   queryCursor,
   queryInt,
+  tokenIdSchema,
 } from './common';
 
 /**
@@ -72,7 +73,7 @@ export const mediaSchema = z.looseObject({
 
 export const nftItemSchema = z.looseObject({
   token_address: z.string(),
-  token_id: z.union([z.string(), z.number().transform((n) => BigInt(n).toString())]),
+  token_id: tokenIdSchema,
   contract_type: nullableString,
   owner_of: nullableString,
   block_number: nullableDecimal,

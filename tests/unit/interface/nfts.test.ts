@@ -71,6 +71,15 @@ describe('nftPageSchema', () => {
     const r = nftPageSchema.safeParse(page({ result: [item({ token_address: null })] }));
     expect(r.success).toBe(false);
   });
+
+  it('reads a token id sent as a whole number exactly, and refuses one that is not whole instead of throwing', () => {
+    expect(nftPageSchema.parse(page({ result: [item({ token_id: 2 ** 60 })] })).result[0].token_id).toBe('1152921504606846976');
+    for (const token_id of [1.5, -1]) {
+      const r = nftPageSchema.safeParse(page({ result: [item({ token_id })] }));
+      expect(r.success).toBe(false);
+      expect(r.error?.issues[0].path[0]).toBe('result');
+    }
+  });
 });
 
 describe('serializeNftPage', () => {
