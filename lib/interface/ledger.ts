@@ -23,10 +23,12 @@ export const U64_MAX = 18446744073709551615n;
 const U64_MESSAGE = 'must be an unsigned 64-bit integer in decimal, 0 to 18446744073709551615';
 
 /** A u64 as the ledger writes it: a decimal string. */
+const U64_DIGITS = /^\d{1,20}$/;
 export const u64String = z
   .string()
-  .regex(/^\d{1,20}$/, { error: U64_MESSAGE })
-  .refine((s) => BigInt(s) <= U64_MAX, { error: U64_MESSAGE });
+  .regex(U64_DIGITS, { error: U64_MESSAGE })
+  // zod runs this even when the pattern failed: only digits reach BigInt (which throws on anything else).
+  .refine((s) => !U64_DIGITS.test(s) || BigInt(s) <= U64_MAX, { error: U64_MESSAGE });
 
 const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, { error: 'expected 0x-prefixed hex' });
 /** An account address as the ledger writes it (short `0x1` or full 64 hex digits). */
@@ -336,7 +338,8 @@ export const blockResponseSchema = z
     last_version: u64String,
     transactions: z.array(transactionSchema).nullish(),
   })
-  .refine((b) => BigInt(b.first_version) <= BigInt(b.last_version), {
+  // Run even when a version failed its own check: compared only when both are digits.
+  .refine((b) => !U64_DIGITS.test(b.first_version) || !U64_DIGITS.test(b.last_version) || BigInt(b.first_version) <= BigInt(b.last_version), {
     error: 'first_version is after last_version',
     path: ['last_version'],
   });
