@@ -43,6 +43,18 @@ export const fastDecimal: Fast<string> = (v) => {
 /** nullableDecimal */
 export const fastNullableDecimal: Fast<string | null> = (v) => (v === null || v === undefined ? null : fastDecimal(v));
 
+/** tokenIdSchema */
+export const fastTokenId: Fast<string> = (v) => (typeof v === 'string' ? v : isNonNegativeSafeInteger(v) ? BigInt(v).toString() : GIVE_UP);
+
+/** nullableNumber */
+export const fastNullableNumber: Fast<number | null> = (v) => {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : GIVE_UP;
+  if (typeof v !== 'string') return GIVE_UP;
+  const t = v.trim();
+  return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : GIVE_UP;
+};
+
 /** nullableString */
 export const fastNullableString: Fast<string | null> = (v) => {
   if (typeof v === 'string') return v;
@@ -99,6 +111,9 @@ export const fastDirection: Fast<'send' | 'receive' | null> = (v) => {
       return GIVE_UP;
   }
 };
+
+/** z.unknown(): any value, as sent. */
+export const fastAny: Fast<unknown> = (v) => v;
 
 /** z.string() */
 export const fastString: Fast<string> = (v) => (typeof v === 'string' ? v : GIVE_UP);

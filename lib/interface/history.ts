@@ -34,6 +34,7 @@ import {
   fastNullish,
   fastPageNumber,
   fastString,
+  fastTokenId,
   withFastPath,
   type Fast,
 } from './fast-parse';
@@ -214,7 +215,6 @@ const fastInternal = fastLooseObject<InternalTransaction>({
   input: fastNullableString,
   output: fastNullableString,
 });
-const fastTokenId: Fast<string> = (v) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? BigInt(v).toString() : GIVE_UP);
 const fastNft = fastLooseObject<NftTransfer>({
   token_address: fastString,
   token_id: fastTokenId,

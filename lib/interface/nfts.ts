@@ -17,6 +17,24 @@ import {
   queryInt,
   tokenIdSchema,
 } from './common';
+import {
+  GIVE_UP,
+  fastAny,
+  fastArray,
+  fastBoolish,
+  fastCursor,
+  fastLooseObject,
+  fastNullableDecimal,
+  fastNullableLabel,
+  fastNullableNumber,
+  fastNullableString,
+  fastNullish,
+  fastPageNumber,
+  fastString,
+  fastTokenId,
+  withFastPath,
+  type Fast,
+} from './fast-parse';
 
 /**
  * Wallet NFTs: GET {base_url}/api/v2.2/{address}/nft.
@@ -29,8 +47,9 @@ import {
 
 export const normalizedMetadataAttributeSchema = z.looseObject({
   trait_type: nullableString,
-  // The OpenAPI types `value` as object; real metadata holds strings and numbers. Kept as sent.
-  value: z.unknown(),
+  // The OpenAPI types `value` as object; real metadata holds strings and numbers. Kept as sent; an
+  // attribute without one is kept too (zod's z.unknown() alone would refuse the whole listing for it).
+  value: z.unknown().optional(),
   display_type: nullableString,
   max_value: nullableNumber,
   trait_count: nullableNumber,
@@ -100,7 +119,7 @@ export const nftItemSchema = z.looseObject({
   verified_collection: boolish,
 });
 
-export const nftPageSchema = z.looseObject({
+const nftPageLenient = z.looseObject({
   status: z
     .string()
     .trim()
@@ -119,11 +138,81 @@ export const nftPageSchema = z.looseObject({
     .transform((v) => (v === null || v === undefined ? [] : Array.isArray(v) ? v : [v])),
 });
 
+// The same schemas as plain functions (lib/interface/fast-parse.ts), key for key; zod decides whatever they doubt.
+const fastAttribute = fastLooseObject({
+  trait_type: fastNullableString,
+  value: fastAny,
+  display_type: fastNullableString,
+  max_value: fastNullableNumber,
+  trait_count: fastNullableNumber,
+  order: fastNullableNumber,
+});
+const fastNormalizedMetadata = fastLooseObject<NormalizedMetadata>({
+  name: fastNullableString,
+  description: fastNullableString,
+  image: fastNullableString,
+  external_link: fastNullableString,
+  animation_url: fastNullableString,
+  attributes: fastNullish(fastArray(fastAttribute), () => []),
+});
+const fastMediaItem = fastLooseObject<NftMediaItem>({ url: fastNullableString, width: fastNullableNumber, height: fastNullableNumber });
+// `.nullish()` without a transform: null stays null, absent stays absent.
+const fastOptionalMediaItem: Fast<NftMediaItem | null | undefined> = (v) => (v === null || v === undefined ? v : fastMediaItem(v));
+const fastMedia = fastLooseObject<NftMedia>({
+  status: fastNullableString,
+  mimetype: fastNullableString,
+  category: fastNullableString,
+  original_media_url: fastNullableString,
+  updatedAt: fastNullableString,
+  parent_hash: fastNullableString,
+  media_collection: (v) => (v === null || v === undefined ? v : fastLooseObject({ low: fastOptionalMediaItem, medium: fastOptionalMediaItem, high: fastOptionalMediaItem })(v)),
+});
+// Raw metadata as a string only: an object sent in its place is re-encoded by zod.
+const fastMetadata: Fast<string | null> = (v) => (v === null || v === undefined ? null : typeof v === 'string' ? v : GIVE_UP);
+const fastNftItem = fastLooseObject<NftItem>({
+  token_address: fastString,
+  token_id: fastTokenId,
+  contract_type: fastNullableString,
+  owner_of: fastNullableString,
+  block_number: fastNullableDecimal,
+  block_number_minted: fastNullableDecimal,
+  token_uri: fastNullableString,
+  metadata: fastMetadata,
+  normalized_metadata: fastNullish(fastNormalizedMetadata, () => undefined),
+  media: fastNullish(fastMedia, () => undefined),
+  amount: fastNullableDecimal,
+  name: fastNullableLabel,
+  symbol: fastNullableLabel,
+  token_hash: fastNullableString,
+  rarity_rank: fastNullableNumber,
+  rarity_label: fastNullableLabel,
+  rarity_percentage: fastNullableNumber,
+  last_token_uri_sync: fastNullableString,
+  last_metadata_sync: fastNullableString,
+  possible_spam: fastBoolish,
+  verified_collection: fastBoolish,
+});
+const fastStatus: Fast<'SYNCED' | 'SYNCING' | null> = (v) => (v === null || v === undefined ? null : v === 'SYNCED' || v === 'SYNCING' ? v : GIVE_UP);
+const fastNftList = fastArray(fastNftItem);
+const fastNftPage = fastLooseObject<z.output<typeof nftPageLenient>>({
+  status: fastStatus,
+  total: (v) => (v === null || v === undefined ? null : fastPageNumber(v)),
+  page: fastPageNumber,
+  page_size: fastPageNumber,
+  cursor: fastCursor,
+  // A list only: one object in its place is zod's to wrap.
+  result: (v) => (v === null || v === undefined ? [] : Array.isArray(v) ? fastNftList(v) : GIVE_UP),
+});
+
+export const nftPageSchema = withFastPath(nftPageLenient, fastNftPage);
+/** The two halves of nftPageSchema, for the test that holds them equal. */
+export const nftPageParsers = { lenient: nftPageLenient, fast: fastNftPage };
+
 export type NormalizedMetadata = z.output<typeof normalizedMetadataSchema>;
 export type NftMedia = z.output<typeof mediaSchema>;
 export type NftMediaItem = z.output<typeof mediaItemSchema>;
 export type NftItem = z.output<typeof nftItemSchema>;
-export type NftPage = z.output<typeof nftPageSchema>;
+export type NftPage = z.output<typeof nftPageLenient>;
 
 /*
  * Serialisation decisions (same as history): page, page_size, total as decimal strings (total null

@@ -62,6 +62,11 @@ describe('nftPageSchema', () => {
     expect(p.result[0]).toMatchObject({ name: null, symbol: null, rarity_label: null, minter_address: null, last_sale: { price: '1' }, block_number_minted: '88256' });
   });
 
+  it('keeps an attribute without a value, rather than refusing the whole listing for it', () => {
+    const p = nftPageSchema.parse(page({ result: [item({ normalized_metadata: { name: 'x', attributes: [{ trait_type: 'Eyes' }, { trait_type: 'Hat', value: 'Cap' }] } })] }));
+    expect(p.result[0].normalized_metadata?.attributes).toMatchObject([{ trait_type: 'Eyes' }, { trait_type: 'Hat', value: 'Cap' }]);
+  });
+
   it('takes metadata sent as an object and keeps it as the raw JSON string', () => {
     expect(nftPageSchema.parse(page({ result: [item({ metadata: { name: 'x' } })] })).result[0].metadata).toBe('{"name":"x"}');
   });
