@@ -2,6 +2,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { config as lanternConfig } from '@/lib/config';
 import { checkActionHead, checkRequest, render } from '@/lib/edge';
 import { directImageOrigins, requestIdFor, securityHeaders } from '@/lib/security/headers';
+import { checksummedWalletPath } from '@/lib/view/wallet-path';
 
 // WalletConnect's relay, RPC and modal hosts: allowed only when WALLETCONNECT_PROJECT_ID is set.
 const WALLETCONNECT_HTTP = ['https://*.walletconnect.com', 'https://*.walletconnect.org', 'https://*.web3modal.org', 'https://*.reown.com'];
@@ -17,7 +18,8 @@ const WALLETCONNECT_HTTP = ['https://*.walletconnect.com', 'https://*.walletconn
 export function proxy(request: NextRequest) {
   const c = lanternConfig();
   // The path as sent (nextUrl's is normalised): a malformed %-sequence must still be seen as one.
-  const path = new URL(request.url).pathname;
+  const url = new URL(request.url);
+  const path = url.pathname;
   const header = (name: string) => request.headers.get(name) ?? undefined;
   const refused = checkRequest(request.method, path, header);
   // Any POST to a page may be a server action: its Origin and declared size (lib/edge/actions.ts).
@@ -27,6 +29,10 @@ export function proxy(request: NextRequest) {
     const { status, headers, body } = render(path, answer);
     return new NextResponse(body || null, { status, headers });
   }
+  // A wallet page named in any case but the checksummed one: its one URL, before Next renders anything.
+  const checksummed = request.method === 'GET' || request.method === 'HEAD' ? checksummedWalletPath(path, url.search) : null;
+  // Next makes a same-origin Location relative again (the page's own redirect sends it relative too).
+  if (checksummed) return NextResponse.redirect(new URL(checksummed, url), 308);
   const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
   const requestId = requestIdFor(request.headers.get('x-request-id'));
   const headers = securityHeaders({

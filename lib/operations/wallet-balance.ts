@@ -48,7 +48,9 @@ export async function getWalletSummary(address: string, chainValue: string | und
   // One chain for the three reads: the one the request means (the chain rule), named explicitly.
   const { name } = await requestChain(chainValue, 'history');
   const edge = (order: 'ASC' | 'DESC') => getWalletHistory(address, historyQuerySchema.parse({ chain: name, limit: '1', order }));
-  const [{ balance, chain }, oldest, newest] = await Promise.all([getNativeBalance(address, { chain: name }), edge('ASC'), edge('DESC')]);
+  // The newest first: an oldest-first read of the node source waits for a newest-first one in flight (the rows come first).
+  const newestRead = edge('DESC');
+  const [{ balance, chain }, oldest, newest] = await Promise.all([getNativeBalance(address, { chain: name }), edge('ASC'), newestRead]);
   const summary: WalletSummary = {
     balance,
     chain,

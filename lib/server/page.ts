@@ -1,7 +1,6 @@
 import 'server-only';
 import { headers } from 'next/headers';
 import { notFound, permanentRedirect, redirect, unstable_rethrow } from 'next/navigation';
-import { getAddress } from 'viem';
 import type { Chain, ChainOperation } from '@/lib/chains';
 import { isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
@@ -10,7 +9,7 @@ import { defaultChain, requestChain, servedChains } from '@/lib/operations/chain
 import { getNativeBalance } from '@/lib/operations/wallet-balance';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import type { ChainView } from '@/lib/view/tx-view';
-import { ADDRESS_RE } from '@/lib/format';
+import { checksumWallet, safeDecode } from '@/lib/view/wallet-path';
 import { devnetLabel } from '@/lib/devnet/scenario-labels';
 
 
@@ -23,8 +22,8 @@ type RawSearchParams = Record<string, string | string[] | undefined>;
  */
 export function walletFromParam(param: string, opts: { suffix?: string; searchParams?: RawSearchParams } = {}): `0x${string}` {
   const decoded = safeDecode(param);
-  if (!ADDRESS_RE.test(decoded)) notFound();
-  const checksummed = getAddress(decoded.toLowerCase());
+  const checksummed = checksumWallet(decoded);
+  if (!checksummed) notFound();
   if (checksummed !== decoded) {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.searchParams ?? {})) for (const x of Array.isArray(v) ? v : v === undefined ? [] : [v]) qs.append(k, x);
@@ -34,17 +33,7 @@ export function walletFromParam(param: string, opts: { suffix?: string; searchPa
   return checksummed;
 }
 
-/**
- * A path parameter with any %-escapes Next left in it decoded; as it came when they do not decode
- * (`%ZZ`: malformed), so a page shows what was asked instead of failing.
- */
-export function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
+export { safeDecode };
 
 export function toChainView(chain: Chain): ChainView {
   return { name: chain.name, label: chain.label, symbol: chain.nativeCurrency.symbol, decimals: chain.nativeCurrency.decimals, explorerUrl: chain.explorerUrl };

@@ -45,6 +45,23 @@ export const FRESH_MAX = 10_000;
 /** Rows per INSERT of a commit (PostgreSQL takes at most 65535 parameters in one statement). */
 export const INSERT_CHUNK = 500;
 
+/** A background window that took longer than this (its node calls and commit) is halved for the next one. */
+export const FILL_SLOW_MS = 300;
+/** ... and one that took less than this doubled, up to EVM_HISTORY_WINDOW. */
+export const FILL_QUICK_MS = 100;
+
+/**
+ * Transactions the background fill's next window asks for, after one of `want` took `ms`. A node answers
+ * calls roughly in turn and CallBudget holds back only the background calls not sent yet, so a page that
+ * arrives waits behind the window in flight: kept short (about FILL_SLOW_MS on this node, however busy),
+ * a fill never costs another person's first visit more than that. Never under MIN_WANT, never over `max`.
+ */
+export function nextFillWant(want: number, ms: number, max: number): number {
+  if (ms > FILL_SLOW_MS) return Math.max(MIN_WANT, Math.floor(want / 2));
+  if (ms < FILL_QUICK_MS) return Math.min(max, want * 2);
+  return Math.min(max, want);
+}
+
 /** Transactions a window asks the node for when `have` of the `need` rows are already indexed. */
 export const windowWant = (need: number, have = 0) => Math.max(MIN_WANT, need - have);
 
@@ -180,7 +197,7 @@ export interface LogRef {
 /**
  * The window's rows, one per transaction: the direct rows and the transfer logs' transactions within
  * [lo, hi] (a direct row wins over a log's row of the same hash), then the SELFDESTRUCT beneficiary rows
- * (read for [lo, hi] itself).
+ * within it (read beside the logs over the window before the logs narrowed it).
  */
 export function windowRows(lo: number, hi: number, direct: readonly Row[], logs: readonly LogRef[], beneficiaries: readonly Row[]): Row[] {
   const found = new Map<string, Row>();
@@ -190,7 +207,7 @@ export function windowRows(lo: number, hi: number, direct: readonly Row[], logs:
     const block = Number(l.blockNumber);
     if (!found.has(h) && block >= lo && block <= hi) found.set(h, { block, index: Number(l.transactionIndex), hash: h });
   }
-  for (const r of beneficiaries) found.set(r.hash, r);
+  for (const r of beneficiaries) if (r.block >= lo && r.block <= hi) found.set(r.hash, r);
   return [...found.values()];
 }
 

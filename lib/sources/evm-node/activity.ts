@@ -34,6 +34,7 @@ import {
   traceSpanAfter,
   windowRows,
   windowWant,
+  nextFillWant,
   type OtsAnswer,
   type PageNeed,
   type Row,
@@ -131,6 +132,9 @@ export async function readingPage<T>(chainId: number, address: string, read: () 
   }
 }
 
+/** The first background window's size (transactions): nextFillWant grows it while the node answers quickly. */
+const FILL_START_WANT = 200;
+
 /** The longest a fill waits, before each window, for another wallet's pages on its chain to be read. */
 const YIELD_TO_OTHERS_MS = 2_000;
 
@@ -166,8 +170,12 @@ export async function ensureCovered(chainId: number, address: string, at: { head
   if (need.from > need.to) return;
   const key = `${chainId}:${address}:${need.order}`;
   // Queued behind this wallet's running page in the same direction: the windows it reads are usually the
-  // ones this one needs (the wallet page asks for its newest row and its newest page at once).
-  const run = (st.queue.get(key) ?? Promise.resolve()).then(() => cover(ctx, need));
+  // ones this one needs (the wallet page asks for its newest row and its newest page at once). An oldest-
+  // first read (the balance header's first activity) also waits for a newest-first one in flight, never
+  // the other way: the rows come first, and a small wallet's newest window is all of it, so the header
+  // then reads nothing of the node twice.
+  const ahead = [st.queue.get(key), need.order === 'ASC' ? st.queue.get(`${chainId}:${address}:DESC`) : undefined];
+  const run = Promise.all(ahead).then(() => cover(ctx, need));
   const settled = run.then(
     () => undefined,
     () => undefined,
@@ -251,14 +259,18 @@ async function readWindow(ctx: Ctx, w: Window, want: number): Promise<number> {
 
 /**
  * The window [lo, hi] as far as its direct rows reach: token transfer logs are read from the window's
- * starting end and may stop early (a wallet with many transfers), which shortens the window; then
- * SELFDESTRUCT beneficiaries (with ots_) over what remains; then one commit. Returns the far end.
+ * starting end and may stop early (a wallet with many transfers), which shortens the window; beside
+ * them SELFDESTRUCT beneficiaries (with ots_), kept over what remains; then one commit. Returns the far end.
  */
 async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], want: number, dir: 'asc' | 'desc'): Promise<number> {
-  const { logs, reached } = await getLogsWindow(ctx.chainId, transferFilters(ctx.address), lo, hi, dir, enoughRows(direct, dir, want));
-  const span = narrowed(dir, lo, hi, reached);
   const caps = await nodeCapabilities(ctx.chainId);
-  const beneficiaries = caps.ots ? await beneficiaryActivity(ctx, span.lo, span.hi, caps.traceFilter) : [];
+  // Both at once (a first page waits for the two, one node round, not two): the beneficiaries over the
+  // whole window, kept where the logs reach (windowRows).
+  const [{ logs, reached }, beneficiaries] = await Promise.all([
+    getLogsWindow(ctx.chainId, transferFilters(ctx.address), lo, hi, dir, enoughRows(direct, dir, want)),
+    caps.ots ? beneficiaryActivity(ctx, lo, hi, caps.traceFilter) : [],
+  ]);
+  const span = narrowed(dir, lo, hi, reached);
   await commit(ctx, span.lo, span.hi, windowRows(span.lo, span.hi, direct, logs, beneficiaries));
   return dir === 'desc' ? span.lo : span.hi;
 }
@@ -405,13 +417,17 @@ async function fill(chainId: number, address: string): Promise<void> {
     [chainId, address],
   );
   if (claimed.rows.length === 0) return;
+  // Windows start small and grow while the node answers them quickly (nextFillWant).
+  let want = Math.min(config().evmHistoryWindow, FILL_START_WANT);
   for (;;) {
     // At the head of the moment: unfinal blocks this process read stay read only while it holds.
     await pagesIdle(chainId, address);
     const ctx = await contextNow(chainId, address);
     const gap = fillGaps(await coverage(ctx))[0];
     if (!gap) break;
-    await readWindow(ctx, { dir: 'desc', start: gap.hi, end: gap.lo }, config().evmHistoryWindow);
+    const t0 = performance.now();
+    await readWindow(ctx, { dir: 'desc', start: gap.hi, end: gap.lo }, want);
+    want = nextFillWant(want, performance.now() - t0, config().evmHistoryWindow);
     await d.query('UPDATE evm_wallet_fill SET heartbeat_at = now(), windows = windows + 1 WHERE chain_id = $1 AND address = $2', [chainId, address]);
   }
   await d.query("UPDATE evm_wallet_fill SET status = 'done', finished_at = now() WHERE chain_id = $1 AND address = $2", [chainId, address]);

@@ -19,7 +19,7 @@ export interface CallBudgetOptions {
   perSecond: number;
   /** After the last page call ends, background calls wait this long for the page's next round. */
   quietMs?: number;
-  /** The longest one background call waits for pages to pause. */
+  /** The longest one background call waits for pages to pause (default 1 s: a first visit's reads on a busy node take that long, and a call let through at 250 ms slowed it). */
   maxYieldMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -52,7 +52,7 @@ export class CallBudget {
   constructor(o: CallBudgetOptions) {
     this.perSecond = o.perSecond;
     this.quietMs = o.quietMs ?? 25;
-    this.maxYieldMs = o.maxYieldMs ?? 250;
+    this.maxYieldMs = o.maxYieldMs ?? 1000;
     this.now = o.now ?? (() => performance.now());
     this.sleep = o.sleep ?? realSleep;
     this.tokens = this.burst();

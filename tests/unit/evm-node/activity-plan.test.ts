@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  FILL_QUICK_MS,
+  FILL_SLOW_MS,
   FRESH_MAX,
   INSERT_CHUNK,
   MIN_WANT,
@@ -16,6 +18,7 @@ import {
   joined,
   keysetOf,
   narrowed,
+  nextFillWant,
   otsCall,
   otsPage,
   otsWindow,
@@ -56,6 +59,32 @@ describe('windowWant', () => {
     expect(windowWant(101, 90)).toBe(26);
     expect(windowWant(30, 4)).toBe(26);
     expect(windowWant(30, 3)).toBe(27);
+  });
+});
+
+describe('the background fill’s window size (nextFillWant)', () => {
+  it('halves after a slow window, doubles after a quick one, holds in between, within [MIN_WANT, max]', () => {
+    expect(nextFillWant(200, FILL_SLOW_MS + 1, 1000)).toBe(100);
+    expect(nextFillWant(40, 5_000, 1000)).toBe(MIN_WANT);
+    expect(nextFillWant(200, FILL_QUICK_MS - 1, 1000)).toBe(400);
+    expect(nextFillWant(800, 0, 1000)).toBe(1000);
+    expect(nextFillWant(300, (FILL_SLOW_MS + FILL_QUICK_MS) / 2, 1000)).toBe(300);
+    expect(nextFillWant(300, (FILL_SLOW_MS + FILL_QUICK_MS) / 2, 100)).toBe(100);
+  });
+
+  it('on a node whose time grows with the window, settles where a window takes between FILL_QUICK_MS and FILL_SLOW_MS', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.01, max: 10, noNaN: true }), fc.integer({ min: 100, max: 100_000 }), (msPerTx, max) => {
+        let want = Math.min(200, max);
+        for (let i = 0; i < 40; i++) want = nextFillWant(want, want * msPerTx, max);
+        expect(want).toBeGreaterThanOrEqual(MIN_WANT);
+        expect(want).toBeLessThanOrEqual(max);
+        // Short enough unless as small as a window gets; long enough unless as large as allowed; and settled.
+        expect(want * msPerTx <= FILL_SLOW_MS || want === MIN_WANT).toBe(true);
+        expect(want * msPerTx >= FILL_QUICK_MS || want === max).toBe(true);
+        expect(nextFillWant(want, want * msPerTx, max)).toBe(want);
+      }),
+    );
   });
 });
 
