@@ -4,7 +4,7 @@ import type { Chain } from '@/lib/chains';
 import { badParameter } from '@/lib/errors';
 import { NATIVE_TOKEN_ADDRESS, type Erc20Balance, type TokenBalance, type TokenBalancesPage, type TokenBalancesQuery, type UnreadableToken } from '@/lib/interface/tokens';
 import { queryBinding, readCursor, signCursor } from './cursor';
-import { isPruned, multicall, statePruned, type CallOutcome } from './multicall';
+import { isPruned, multicall, prepareMulticall, statePruned, type CallOutcome } from './multicall';
 import { assertChain, callNode } from './node-seam';
 import { hexNum } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
@@ -40,6 +40,7 @@ export async function readHoldings(
   opts: { toBlock?: number; tokenAddresses: string[]; excludeSpam: boolean; excludeNative: boolean; atBlock?: number },
 ): Promise<Holdings> {
   await assertChain(chain);
+  prepareMulticall(chain);
   const wallet = address.toLowerCase();
   const at = await walletLogs(chain, wallet);
   const block = opts.atBlock ?? Math.min(opts.toBlock ?? at.head, at.head);
@@ -78,7 +79,7 @@ export async function readHoldings(
     if (balance === 0n) return;
     tokens.push(tokenRow(token, f, balance, supply.ok ? uint(supply.data) : null));
   });
-  tokens.sort((a, b) => Number(a.possible_spam) - Number(b.possible_spam) || label(a).localeCompare(label(b)) || a.token_address.localeCompare(b.token_address));
+  tokens.sort((a, b) => Number(a.possible_spam) - Number(b.possible_spam) || collate(label(a), label(b)) || collate(a.token_address, b.token_address));
   const native = opts.excludeNative ? null : nativeRow(chain, nativeWei);
   return { block, native, tokens, unreadable };
 }
@@ -99,6 +100,8 @@ function whyUnreadable(o: CallOutcome): string {
 const TOTAL_SUPPLY_CALL = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
 
 const label = (t: TokenBalance) => (t.symbol ?? t.name ?? '').toLowerCase();
+/** String.prototype.localeCompare's order, from one collator (localeCompare builds one per call: 500 tokens sort in ~4,500). */
+const collate = new Intl.Collator().compare;
 
 /** A uint256 return value, or null when the data is not one. */
 function uint(data: Hex): bigint | null {

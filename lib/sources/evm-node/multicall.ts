@@ -185,6 +185,14 @@ export function isPruned(e: unknown): boolean {
   return e instanceof RpcMethodError && PRUNED.test(e.detail);
 }
 
+/**
+ * Learns, ahead of the first multicall, how the chain's node takes one (its eth_getCode travels beside
+ * whatever the caller asks first, instead of before the multicall). A failure is left to that multicall.
+ */
+export function prepareMulticall(chain: Chain): void {
+  void modeOf(chain).catch(() => undefined);
+}
+
 async function modeOf(chain: Chain): Promise<Mode> {
   const known = modes.get(chain.id);
   if (known) return known;

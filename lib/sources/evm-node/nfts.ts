@@ -11,7 +11,7 @@ import { mediaFor, normaliseMetadata, tokenMetaMany } from './metadata';
 import { scheduleMetadataFetch } from './metadata-fetch';
 import { ChainChangedError, assertEpoch, chainHead, currentChain } from './chain';
 import { inBackground } from './rpc';
-import { tokenFactsMany } from './tokens';
+import { tokenFactsKept, tokenFactsMany } from './tokens';
 
 /**
  * NFTs a wallet owns now, from its ERC-721 Transfer and ERC-1155 TransferSingle/TransferBatch logs.
@@ -72,7 +72,11 @@ export async function nodeWalletNfts(address: string, chain: Chain, query: NftQu
     params.push(filter);
     where.push(`b.token_address = ANY($${params.length})`);
   }
-  if (query.exclude_spam) where.push('NOT EXISTS (SELECT 1 FROM evm_token t WHERE t.chain_id = b.chain_id AND t.address = b.token_address AND t.possible_spam)');
+  if (query.exclude_spam) {
+    where.push('NOT EXISTS (SELECT 1 FROM evm_token t WHERE t.chain_id = b.chain_id AND t.address = b.token_address AND t.possible_spam)');
+    // Token facts read by another answer may still be on their way to evm_token (tokens.ts): this reads them.
+    await tokenFactsKept(chain.id);
+  }
   const countWhere = where.join(' AND ');
   if (after) {
     params.push(after.token, after.id);

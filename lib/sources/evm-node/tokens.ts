@@ -1,7 +1,8 @@
 import 'server-only';
-import { decodeAbiParameters, encodeFunctionData, hexToString, parseAbi, type Hex } from 'viem';
+import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
-import { db } from '@/lib/db';
+import { db, type Queryable } from '@/lib/db';
+import { log } from '@/lib/log';
 import { onChainChange } from './chain';
 import { multicall } from './multicall';
 import { rpc } from './rpc';
@@ -11,6 +12,11 @@ import { TOPIC_TRANSFER, ZERO_TOPIC, topicAddress } from './logs';
  * Token facts: name, symbol, decimals and the kind of contract, read once with eth_call and kept in
  * the database (and in memory). NFT contracts are told apart with ERC-165 supportsInterface
  * (0x80ac58cd ERC-721, 0xd9b67a26 ERC-1155); the transfer logs say the kind when a contract does not.
+ * A contract whose logs have the ERC-20 shape (a Transfer or Approval of 3 topics and a 32-byte
+ * amount: hint `erc20`) and whose decimals() answers a number from 0 to 255 is an ERC-20 without
+ * asking ERC-165 (an ERC-721 indexes its token id: 4 topics); only the ERC-20-shaped contracts without
+ * such decimals are asked, in a second multicall, whether they are NFTs after all (an old ERC-721 that
+ * does not index the id logs the ERC-20 shape). A wallet of 500 tokens saves 1,000 view calls.
  *
  * Spam rule (`possible_spam`), documented in docs/evm-node.md: a token is possible spam when BOTH
  *  1. its name or symbol baits: it holds a URL or domain (`http`, `www.`, `name.tld`) or the words
@@ -54,6 +60,21 @@ onChainChange((chainId) => {
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 
+/**
+ * Facts read from the node are answered from memory at once and written to evm_token after the answer
+ * (a wallet's 500 new tokens are one INSERT, which sat on its first answer). Whatever reads evm_token in
+ * SQL (this module's own read, the NFT listing's exclude_spam) first awaits the chain's pending writes
+ * (`tokenFactsKept`), so none misses a row being written. Per chain, on globalThis: every route bundle
+ * of the server sees the same writes.
+ */
+const gw = globalThis as unknown as { __lanternTokenFactWrites?: Map<number, Promise<void>> };
+const writes = (gw.__lanternTokenFactWrites ??= new Map<number, Promise<void>>());
+
+/** Resolves once every token fact read so far on the chain is in evm_token (or its write failed and was logged). */
+export function tokenFactsKept(chainId: number): Promise<void> {
+  return writes.get(chainId) ?? Promise.resolve();
+}
+
 /** Facts of many tokens at once: memory, then one database query, then the node for the rest. */
 export async function tokenFactsMany(chainId: number, wanted: { address: string; hint: TokenKind }[]): Promise<Map<string, TokenFacts>> {
   const out = new Map<string, TokenFacts>();
@@ -65,6 +86,7 @@ export async function tokenFactsMany(chainId: number, wanted: { address: string;
   }
   if (missing.size === 0) return out;
   const d = await db();
+  await tokenFactsKept(chainId);
   const { rows } = await d.query<{ address: string; kind: TokenKind; name: string | null; symbol: string | null; decimals: number | null; possible_spam: boolean }>(
     'SELECT address, kind, name, symbol, decimals, possible_spam FROM evm_token WHERE chain_id = $1 AND address = ANY($2)',
     [chainId, [...missing.keys()]],
@@ -93,16 +115,41 @@ export async function tokenFactsMany(chainId: number, wanted: { address: string;
   return out;
 }
 
-/** ERC-20 name/symbol are `string`, but old tokens (MKR) return bytes32. */
-function decodeText(out: Hex | null): string | null {
-  if (!out) return null;
-  try {
-    if (out.length === 66) return hexToString(out, { size: 32 }).replace(/\0+$/, '').trim() || null;
-    const [s] = decodeAbiParameters([{ type: 'string' }], out);
-    return s.trim() || null;
-  } catch {
-    return null;
+const utf8 = new TextDecoder();
+
+/**
+ * A name or symbol as text: ERC-20 says `string`, but old tokens (MKR) return bytes32. Decoded by hand
+ * rather than with viem's ABI decoder (a never-seen wallet of 500 tokens decodes 1,000 of them; viem's
+ * generic cursor was a visible part of that answer), with viem's exact outcome: a bytes32 is read up to
+ * its last non-zero byte, a string's bytes are read where its offset and length say (both safe integers,
+ * inside the data), invalid UTF-8 becomes U+FFFD, and data viem would refuse is null.
+ * tests/unit/evm-node/token-text.test.ts holds it to `decodeAbiParameters`/`hexToString` on any input.
+ * Whitespace around the text, and trailing NULs of a bytes32, are dropped; empty text is null.
+ */
+export function decodeText(out: Hex | null): string | null {
+  if (!out || out.length < 66 || out.length % 2 !== 0) return null;
+  const bytes = Buffer.from(out.slice(2), 'hex');
+  if (bytes.length * 2 !== out.length - 2) return null; // not hex
+  if (bytes.length === 32) {
+    let end = 32;
+    while (end > 1 && bytes[end - 1] === 0) end--;
+    return utf8.decode(bytes.subarray(0, end)).replace(/\0+$/, '').trim() || null;
   }
+  const size = bytes.length;
+  /** The word at byte `pos` as viem reads an offset or length: inside the data, a safe integer; else null. */
+  const word = (pos: number): number | null => {
+    if (pos < 0 || pos + 32 > size) return null;
+    for (let i = pos; i < pos + 25; i++) if (bytes[i] !== 0) return null; // 2^56 or more: never safe
+    const n = bytes.readUIntBE(pos + 25, 6) * 256 + bytes[pos + 31]!;
+    return Number.isSafeInteger(n) ? n : null;
+  };
+  const offset = word(0);
+  if (offset === null) return null;
+  const length = word(offset);
+  if (length === null) return null;
+  if (length === 0) return null; // viem: ''
+  if (offset + 32 + length > size) return null;
+  return utf8.decode(bytes.subarray(offset + 32, offset + 32 + length)).trim() || null;
 }
 
 function decodeUint(out: Hex | null): number | null {
@@ -113,42 +160,70 @@ function decodeUint(out: Hex | null): number | null {
 
 const decodeBool = (out: Hex | null) => !!out && out.length >= 66 && BigInt(out.slice(0, 66)) === 1n;
 
-/** The five view calls a token's facts come from: name, symbol, decimals, and ERC-165 for 721 and 1155. */
-const FACT_CALLS: Hex[] = [
-  encodeFunctionData({ abi, functionName: 'name' }),
-  encodeFunctionData({ abi, functionName: 'symbol' }),
-  encodeFunctionData({ abi, functionName: 'decimals' }),
+const NAME_CALL = encodeFunctionData({ abi, functionName: 'name' });
+const SYMBOL_CALL = encodeFunctionData({ abi, functionName: 'symbol' });
+const DECIMALS_CALL = encodeFunctionData({ abi, functionName: 'decimals' });
+/** ERC-165 for ERC-721 and ERC-1155. */
+const NFT_CALLS: Hex[] = [
   encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC721_ID] }),
   encodeFunctionData({ abi, functionName: 'supportsInterface', args: [ERC1155_ID] }),
 ];
 
+type Answers = { name: Hex | null; symbol: Hex | null; decimals: Hex | null; is721: Hex | null; is1155: Hex | null };
+
 /**
- * Facts of tokens read from the chain's node at its latest block: all their view calls in one multicall
- * (multicall.ts: a few hundred calls per eth_call; it learns per chain what the node allows, a chain known
- * only by its id included).
+ * Facts of tokens read from the chain's node at its latest block: name, symbol and decimals of all of
+ * them in one multicall, ERC-165 beside them for those whose logs do not say ERC-20, and after them for
+ * the ERC-20-shaped ones whose decimals() did not answer (see the top). multicall.ts makes a few hundred
+ * calls per eth_call and learns per chain what the node allows, a chain known only by its id included.
+ * The facts are answered at once and written to evm_token after (`tokenFactsKept`).
  */
 async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]): Promise<Map<string, TokenFacts>> {
-  const outcomes = await multicall(chainOrCustom(chainId), tokens.flatMap(([address]) => FACT_CALLS.map((callData) => ({ target: address as Hex, callData }))), 'latest');
-  const answers = tokens.map((_, i) => outcomes.slice(i * FACT_CALLS.length, (i + 1) * FACT_CALLS.length).map((o) => (o.ok ? o.data : null)));
-  const facts = await Promise.all(tokens.map(([address, hint], i) => factsOf(chainId, address, hint, answers[i]! as [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null])));
-  await keepFacts(chainId, facts);
+  const chain = chainOrCustom(chainId);
+  const d = await db(); // taken now: the write after the answer goes to the database this read began with
+  const first = tokens.map(([address, hint]) => [NAME_CALL, SYMBOL_CALL, DECIMALS_CALL, ...(hint === 'erc20' ? [] : NFT_CALLS)].map((callData) => ({ target: address as Hex, callData })));
+  const outcomes = await multicall(chain, first.flat(), 'latest');
+  const data = (o: { ok: boolean; data: Hex } | undefined) => (o?.ok ? o.data : null);
+  let at = 0;
+  const answers: Answers[] = first.map((calls) => {
+    const got = outcomes.slice(at, (at += calls.length));
+    return { name: data(got[0]), symbol: data(got[1]), decimals: data(got[2]), is721: data(got[3]), is1155: data(got[4]) };
+  });
+  // ERC-20-shaped contracts whose decimals() gave no number from 0 to 255: an NFT after all?
+  const ask = tokens.flatMap(([, hint], i) => (hint === 'erc20' && decodeUint(answers[i]!.decimals) === null ? [i] : []));
+  if (ask.length > 0) {
+    const nft = await multicall(chain, ask.flatMap((i) => NFT_CALLS.map((callData) => ({ target: tokens[i]![0] as Hex, callData }))), 'latest');
+    ask.forEach((i, k) => Object.assign(answers[i]!, { is721: data(nft[k * 2]), is1155: data(nft[k * 2 + 1]) }));
+  }
+  const facts = await Promise.all(tokens.map(([address, hint], i) => factsOf(chainId, address, hint, answers[i]!)));
+  for (const f of facts) memory.set(memKey(chainId, f.address), f);
+  keepFactsLater(d, chainId, facts);
   return new Map(facts.map((f) => [f.address, f]));
 }
 
-/** Kept in one statement: a wallet of hundreds of never-seen tokens is one round trip, not one per token. */
-async function keepFacts(chainId: number, facts: TokenFacts[]): Promise<void> {
+/** Queues the facts' write after the chain's pending ones; readers of evm_token await it (tokenFactsKept). */
+function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[]): void {
   if (facts.length === 0) return;
-  const d = await db();
+  const write = tokenFactsKept(chainId)
+    .then(() => keepFacts(d, chainId, facts))
+    .catch((e: unknown) => log().warn({ chainId, tokens: facts.length, err: e instanceof Error ? e.message : String(e) }, 'token facts could not be kept; they are read again next time'));
+  writes.set(chainId, write);
+  void write.finally(() => {
+    if (writes.get(chainId) === write) writes.delete(chainId);
+  });
+}
+
+/** Kept in one statement: a wallet of hundreds of never-seen tokens is one round trip, not one per token. */
+async function keepFacts(d: Queryable, chainId: number, facts: TokenFacts[]): Promise<void> {
   await d.query(
     `INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals, possible_spam)
      SELECT $1::integer, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::integer[], $7::boolean[])
      ON CONFLICT (chain_id, address) DO NOTHING`,
     [chainId, facts.map((f) => f.address), facts.map((f) => f.kind), facts.map((f) => f.name), facts.map((f) => f.symbol), facts.map((f) => f.decimals), facts.map((f) => f.possibleSpam)],
   );
-  for (const f of facts) memory.set(memKey(chainId, f.address), f);
 }
 
-async function factsOf(chainId: number, address: string, hint: TokenKind, [name, symbol, decimals, is721, is1155]: [Hex | null, Hex | null, Hex | null, Hex | null, Hex | null]): Promise<TokenFacts> {
+async function factsOf(chainId: number, address: string, hint: TokenKind, { name, symbol, decimals, is721, is1155 }: Answers): Promise<TokenFacts> {
   let kind: TokenKind = hint;
   if (decodeBool(is721)) kind = 'erc721';
   else if (decodeBool(is1155)) kind = 'erc1155';

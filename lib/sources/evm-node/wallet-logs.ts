@@ -94,14 +94,14 @@ export async function walletLogs(chain: Chain, wallet: string): Promise<WalletLo
   // Queued behind the wallet's read in progress: it usually reads what this one needs, and what is left
   // (blocks that became final since) is read after it, from the spans as they are then.
   const key = `${chain.id}:${wallet}`;
-  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch));
+  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head));
   reading.set(key, run);
   void run.catch(() => undefined).finally(() => {
     if (reading.get(key) === run) reading.delete(key);
   });
-  // The tail is read beside the catch-up (they are disjoint ranges): a never-seen wallet then waits for
-  // one round of log queries, not two.
-  const [, tail] = await Promise.all([run, final < head ? readLogs(chain, wallet, Math.max(1, final + 1), head) : []]);
+  // A catch-up that reaches the last final block reads on to the head in the same queries (a never-seen
+  // wallet then makes one eth_getLogs per filter, not two) and hands back the unfinal tail it read.
+  const tail = (await run) ?? (final < head ? await readLogs(chain, wallet, Math.max(1, final + 1), head) : []);
   return { head, final, tail };
 }
 
@@ -114,14 +114,22 @@ async function readLogs(chain: Chain, wallet: string, from: number, to: number):
 /** Blocks read and committed at a time, so a long chain's first read keeps its progress as it goes. */
 const COMMIT_SPAN = 500_000;
 
-async function catchUp(chain: Chain, wallet: string, final: number, epoch: number): Promise<void> {
-  if (final < 1) return;
+/**
+ * Reads and keeps what the index lacks of blocks 1..final. The read that ends at `final` goes on to
+ * `head`: its logs after `final` are not kept but returned (the unfinal tail); null when no read ended
+ * at `final` (the tail is then the caller's to read).
+ */
+async function catchUp(chain: Chain, wallet: string, final: number, epoch: number, head: number): Promise<WalletLog[] | null> {
+  if (final < 1) return null;
   const d = await db();
   const todo = gaps(await loadSpans(d, chain.id, scope(wallet)), 1, final).flatMap((g) =>
     Array.from({ length: Math.ceil((g.hi - g.lo + 1) / COMMIT_SPAN) }, (_, i) => ({ lo: g.lo + i * COMMIT_SPAN, hi: Math.min(g.hi, g.lo + (i + 1) * COMMIT_SPAN - 1) })),
   );
+  let tail: WalletLog[] | null = null;
   for (const gap of todo) {
-    const rows = await readLogs(chain, wallet, gap.lo, gap.hi);
+    const read = await readLogs(chain, wallet, gap.lo, gap.hi === final ? head : gap.hi);
+    const rows = gap.hi === final ? read.filter((r) => r.block <= final) : read;
+    if (gap.hi === final) tail = read.filter((r) => r.block > final);
     await d.transaction(async (tx) => {
       await assertEpoch(tx, chain.id, epoch);
       await lockScope(tx, chain.id, scope(wallet));
@@ -136,6 +144,7 @@ async function catchUp(chain: Chain, wallet: string, final: number, epoch: numbe
       await addSpan(tx, chain.id, scope(wallet), gap);
     });
   }
+  return tail;
 }
 
 interface Row {
