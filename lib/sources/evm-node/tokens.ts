@@ -54,8 +54,11 @@ const ERC1155_ID = '0xd9b67a26';
  * chain they were read from; chain.ts drops those read after a fork point and this memory is forgotten.
  */
 const memory = new Map<string, TokenFacts>();
+/** How many chain changes this process has seen per chain: a write of facts read before one is dropped. */
+const changes = new Map<number, number>();
 onChainChange((chainId) => {
   for (const k of memory.keys()) if (k.startsWith(`${chainId}:`)) memory.delete(k);
+  changes.set(chainId, (changes.get(chainId) ?? 0) + 1);
 });
 const inflight = new Map<string, Promise<TokenFacts>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
@@ -181,6 +184,7 @@ type Answers = { name: Hex | null; symbol: Hex | null; decimals: Hex | null; is7
 async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]): Promise<Map<string, TokenFacts>> {
   const chain = chainOrCustom(chainId);
   const d = await db(); // taken now: the write after the answer goes to the database this read began with
+  const seen = changes.get(chainId) ?? 0; // the chain as it was when these facts were read
   const first = tokens.map(([address, hint]) => [NAME_CALL, SYMBOL_CALL, DECIMALS_CALL, ...(hint === 'erc20' ? [] : NFT_CALLS)].map((callData) => ({ target: address as Hex, callData })));
   const outcomes = await multicall(chain, first.flat(), 'latest');
   const data = (o: { ok: boolean; data: Hex } | undefined) => (o?.ok ? o.data : null);
@@ -197,15 +201,17 @@ async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]):
   }
   const facts = await Promise.all(tokens.map(([address, hint], i) => factsOf(chainId, address, hint, answers[i]!)));
   for (const f of facts) memory.set(memKey(chainId, f.address), f);
-  keepFactsLater(d, chainId, facts);
+  keepFactsLater(d, chainId, facts, seen);
   return new Map(facts.map((f) => [f.address, f]));
 }
 
 /** Queues the facts' write after the chain's pending ones; readers of evm_token await it (tokenFactsKept). */
-function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[]): void {
+function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[], seen: number): void {
   if (facts.length === 0) return;
   const write = tokenFactsKept(chainId)
-    .then(() => keepFacts(d, chainId, facts))
+    // A chain change (reorg, another chain) since they were read: they may describe contracts the node no
+    // longer has, and the change's clean-up has run already. Not kept; read again next time.
+    .then(() => ((changes.get(chainId) ?? 0) === seen ? keepFacts(d, chainId, facts) : undefined))
     .catch((e: unknown) => log().warn({ chainId, tokens: facts.length, err: e instanceof Error ? e.message : String(e) }, 'token facts could not be kept; they are read again next time'));
   writes.set(chainId, write);
   void write.finally(() => {
