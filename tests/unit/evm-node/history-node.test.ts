@@ -3,7 +3,7 @@ import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex 
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
-import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog, type FakeTx } from '../../support/fake-evm-node';
 
 // A wallet's history pages from a node (tests/support/fake-evm-node.ts: blocks, receipts, Parity traces
 // and trace_filter as Erigon answers them, eth_getLogs) and Lantern's database in PGlite. What a page
@@ -47,10 +47,10 @@ function build(c: FakeChain) {
 
 const dbh = testDbForFile();
 
-async function onNode(fn: (c: FakeChain) => Promise<void>) {
+async function onNode(fn: (c: FakeChain) => Promise<void>, chain: (c: FakeChain) => void = build) {
   const c = new FakeChain(freshChainId());
   for (const m of ['ots_getApiLevel', 'debug_traceBlockByNumber', 'debug_traceTransaction']) c.lacking.add(m);
-  build(c);
+  chain(c);
   // The tokens' facts as read before (their name, symbol and decimals), so a page asks no eth_call.
   for (const [a, kind, name, symbol, decimals] of [[TOKEN, 'erc20', 'USD Coin', 'USDC', 6], [TOKEN2, 'erc20', 'Dai', 'DAI', 18], [PUNKS, 'erc721', 'Lantern Punks', 'PNK', null]] as const) {
     await dbh.pg.query('INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals) VALUES ($1, $2, $3, $4, $5, $6)', [c.chainId, a, kind, name, symbol, decimals]);
@@ -165,6 +165,9 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, order: 'ASC', limit: '2' })).map(blocksOf)).toEqual([[3, 6], [36]]);
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '4', to_block: '35' })).map(blocksOf)).toEqual([[6]]);
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '36', order: 'ASC' })).map(blocksOf)).toEqual([[36]]);
+      // The unfinal tail's transfers are held to the range too: block 36 is below 37 and within ..36.
+      expect((await allPages(c, { token_addresses: TOKEN, from_block: '37' })).map(blocksOf)).toEqual([[]]);
+      expect((await allPages(c, { token_addresses: TOKEN, to_block: '36' })).map(blocksOf)).toEqual([[36, 3]]);
       expect((await allPages(c, { token_addresses: THIRD })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: PUNKS })).map(blocksOf)).toEqual([[7]]);
       // A filtered query's cursor is not an unfiltered one's, nor another filter's.
@@ -174,6 +177,34 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       // The same contracts in another order, or twice, are the same filter.
       expect(blocksOf(await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', token_addresses: `${TOKEN2},${TOKEN},${TOKEN2}`, cursor: p1!.cursor! })))).toEqual([6]);
     }));
+
+  it('token_addresses: several transactions of one block, final or not, in pages of one, in block order or its reverse', () =>
+    onNode(
+      async (c) => {
+        const inBlock = (b: number) => c.blocks[b]!.txs.map((t) => t.hash);
+        const hashes = (p: { result: { hash: string }[] }[]) => p.flatMap((x) => x.result.map((t) => t.hash));
+        // Block 2 is final at head 40, block 35 is not: each holds three token transactions of the wallet and one of no one's.
+        const asc = await allPages(c, { token_addresses: TOKEN, order: 'ASC', limit: '1' });
+        expect(hashes(asc)).toEqual([...inBlock(2), ...inBlock(35)].filter((_, i) => i % 4 !== 1));
+        expect(asc.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 6]);
+        const desc = await allPages(c, { token_addresses: TOKEN, limit: '1' });
+        expect(hashes(desc)).toEqual(hashes(asc).reverse());
+        expect(hashes(await allPages(c, { token_addresses: TOKEN, limit: '2' }))).toEqual(hashes(asc).reverse());
+      },
+      (c) => {
+        const four = (): FakeTx[] => [
+          { from: W, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, W, OTHER, 1n)] },
+          { from: OTHER, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, OTHER, THIRD, 1n)] },
+          { from: OTHER, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, OTHER, W, 2n), transfer(TOKEN, OTHER, W, 3n)] },
+          { from: THIRD, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, THIRD, W, 4n)] },
+        ];
+        c.mine();
+        c.mine(four());
+        c.mineTo(34);
+        c.mine(four());
+        c.mineTo(40);
+      },
+    ));
 
   it("a cursor is the query's own: another query's, or a forged one, is a 400 naming the cursor", () =>
     onNode(async (c) => {
