@@ -249,6 +249,20 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
       expect(c.count('debug_traceTransaction')).toBe(2);
     }));
 
+  it('a block trace that names no transaction, of a block the node no longer has (a reorg meanwhile): traced one by one', () =>
+    onNode('geth', standard, async (c) => {
+      c.overrides.set('debug_traceBlockByNumber', (params) =>
+        (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result })),
+      );
+      // The block's time was read before; its body is gone now.
+      expect(await blockTimestamp(c.chainId, 2)).toBe(c.blocks[2]!.timestamp);
+      c.overrides.set('eth_getBlockByNumber', (params) => (params[0] === '0x2' ? null : c.model('eth_getBlockByNumber', params)));
+      const hs = hashes(c, 2);
+      const facts = await txFactsMany(c.chainId, hs, FINAL);
+      expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
+      expect(c.count('debug_traceTransaction')).toBe(2);
+    }));
+
   it('a block trace with a failed result: traced one by one', () =>
     onNode('geth', standard, async (c) => {
       c.overrides.set('debug_traceBlockByNumber', (params) => {
