@@ -147,12 +147,21 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect(by.get(7)!.category).toBe('nft receive');
       expect(by.get(1)!.block_timestamp).toBe(iso(c.blocks[1]!.timestamp));
       expect(page.result.every((t) => !('internal_pending' in t))).toBe(true);
+      // Only final transactions' facts are kept (head 40, 12 blocks deep: up to 28); 35 and 36 are read again next time.
+      const kept = await dbh.pg.query<{ block_number: string }>('SELECT block_number::text FROM evm_tx WHERE chain_id = $1 ORDER BY 1', [c.chainId]);
+      expect(kept.rows.map((r) => Number(r.block_number)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 7]);
+      await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: TOKEN }));
+      const keptAfterTokens = await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1 AND block_number > 28', [c.chainId]);
+      expect(keptAfterTokens.rows).toEqual([]);
     }));
 
   it("traces 'later': a first sight's rows that ran code say their internal transfers are still being read", () =>
     onNode(async (c) => {
       const page = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ from_block: '1', to_block: '4', order: 'ASC' }), { traces: 'later' });
       expect(page.result.map((t) => 'internal_pending' in t)).toEqual([false, false, true, true]);
+      // A page filtered on a token too.
+      const tokens = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: TOKEN2 }), { traces: 'later' });
+      expect(tokens.result.map((t) => [Number(t.block_number), 'internal_pending' in t])).toEqual([[6, true]]);
     }));
 
   it('token_addresses: only the transactions where those contracts moved a token of the wallet, final or not, in pages', () =>
@@ -168,6 +177,8 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       // The unfinal tail's transfers are held to the range too: block 36 is below 37 and within ..36.
       expect((await allPages(c, { token_addresses: TOKEN, from_block: '37' })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: TOKEN, to_block: '36' })).map(blocksOf)).toEqual([[36, 3]]);
+      // A range ending below the final blocks: nothing kept past it either.
+      expect((await allPages(c, { token_addresses: TOKEN, to_block: '2' })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: THIRD })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: PUNKS })).map(blocksOf)).toEqual([[7]]);
       // A filtered query's cursor is not an unfiltered one's, nor another filter's.
@@ -203,6 +214,19 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
         c.mineTo(34);
         c.mine(four());
         c.mineTo(40);
+      },
+    ));
+
+  it("a date range from the head's own second: the head's transactions, not the block before", () =>
+    onNode(
+      async (c) => {
+        const t = (n: number) => c.blocks[n]!.timestamp;
+        expect((await allPages(c, { from_date: iso(t(2)) })).map(blocksOf)).toEqual([[2]]);
+        expect((await allPages(c, { to_date: iso(t(1)) })).map(blocksOf)).toEqual([[1]]);
+      },
+      (c) => {
+        c.mine([{ from: W, to: OTHER, value: 1n }]);
+        c.mine([{ from: W, to: OTHER, value: 2n }]);
       },
     ));
 

@@ -119,11 +119,23 @@ describe('renderTx', () => {
     // Named by the collection's name when known, else its symbol, else "NFT".
     const named = render(facts({ from: OTHER, value: '0', to: NFT, nft: [nft[0]!] }), new Map([[NFT, { address: NFT, kind: 'erc721', name: 'Punks', symbol: 'PNK', decimals: null, possibleSpam: false }]]));
     expect(named.summary).toBe(`Received Punks #42 from ${truncateMiddle(OTHER)}`);
+    // An NFT of a collection not flagged as spam does not make the transaction spam.
+    expect(named.possible_spam).toBe(false);
     expect(render(facts({ from: OTHER, value: '0', to: NFT, nft: [nft[0]!] })).summary).toBe(`Received NFT #42 from ${truncateMiddle(OTHER)}`);
     const meta = new Map([[`${NFT}:42`, { tokenUri: 'ipfs://x/42', metadata: '{"name":"Punk 42"}' }]]);
     const withMeta = renderTx(CHAIN, facts({ value: '0', to: NFT, nft }), WALLET, ETH, new Map(), query({ nft_metadata: 'true' }), meta as never, null);
     expect(withMeta.nft_transfers.map((n) => [n.token_uri, n.metadata])).toEqual([['ipfs://x/42', '{"name":"Punk 42"}'], [null, null]]);
     expect(withMeta.nft_transfers[0]!.normalized_metadata).toMatchObject({ name: 'Punk 42' });
+  });
+
+  it("a transfer in the wallet's transaction between two others has no direction", () => {
+    const t = render(facts({ value: '0', to: TOKEN, erc20: [{ token: TOKEN, from: OTHER, to: NFT, value: '1', logIndex: 0 }] }));
+    expect(t.erc20_transfer.map((e) => e.direction)).toEqual([null]);
+  });
+
+  it('facts whose calls are still being read say so; complete ones do not', () => {
+    expect(render(facts({ calls: undefined })).internal_pending).toBe(true);
+    expect(render(facts({ calls: null }))).not.toHaveProperty('internal_pending');
   });
 
   it('the method label is passed through', () => {
