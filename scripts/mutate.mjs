@@ -14,6 +14,8 @@
 //   npm run mutate -- history.ts:30-110 only those lines of that file
 //   MUTATE_TESTS=evm-node/logs*.test.ts npm run mutate -- logs
 //                                       only these unit files (globs under tests/unit) run against the mutants
+//   MUTATE_RUN=activity npm run mutate -- activity.ts
+//                                       its own sandbox (.stryker-tmp/activity) and report (reports/mutation/activity.json)
 import path from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 
@@ -52,6 +54,8 @@ if (files.length === 0) {
   process.exit(2);
 }
 
+// MUTATE_RUN names a run's sandbox and report (default `mutation`), so two runs in one worktree do not share them.
+const runName = process.env.MUTATE_RUN ?? 'mutation';
 const stryker = new Stryker({
   mutate: files,
   testRunner: 'vitest',
@@ -66,9 +70,9 @@ const stryker = new Stryker({
   concurrency: 1,
   timeoutMS: 30_000,
   reporters: ['json', 'progress'],
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-  ignorePatterns: ['.next', '.data', 'reports', 'test-results', 'playwright-report', 'bench-results', 'e2e'],
-  tempDirName: '.stryker-tmp',
+  jsonReporter: { fileName: `reports/mutation/${runName}.json` },
+  ignorePatterns: ['.next', '.data', '.stryker-tmp', 'reports', 'test-results', 'playwright-report', 'bench-results', 'e2e'],
+  tempDirName: `.stryker-tmp/${runName}`,
   cleanTempDir: 'always',
   logLevel: 'warn',
 });

@@ -158,6 +158,13 @@ export class FakeChain {
     });
   }
 
+  private txObject(t: MinedTx) {
+    return {
+      hash: t.hash, blockNumber: hex(t.blockNumber), blockHash: this.blocks[t.blockNumber]!.hash, transactionIndex: hex(t.index), type: '0x2',
+      from: t.from, to: t.to, value: hex(t.value ?? 0n), nonce: hex(t.nonce ?? 0), gas: hex(t.gas ?? 100_000n), gasPrice: hex(t.gasPrice ?? 1_000_000_000n), input: t.input ?? '0x',
+    };
+  }
+
   private rootFrame(t: MinedTx): FakeFrame {
     return { type: t.to ? 'CALL' : 'CREATE', from: t.from, to: t.to ?? t.contractAddress ?? '0x', value: t.value ?? 0n, gas: t.gas ?? 100_000n, gasUsed: t.gasUsed ?? 21_000n, input: t.input ?? '0x', calls: t.calls };
   }
@@ -214,15 +221,12 @@ export class FakeChain {
       case 'eth_getBlockByNumber': {
         const b = this.block(params[0]);
         if (!b) return null;
-        return { number: hex(b.number), hash: b.hash, parentHash: b.parentHash, timestamp: hex(b.timestamp), transactions: b.txs.map((t) => t.hash) };
+        // The second parameter asks for whole transactions instead of their hashes.
+        return { number: hex(b.number), hash: b.hash, parentHash: b.parentHash, timestamp: hex(b.timestamp), transactions: b.txs.map((t) => (params[1] ? this.txObject(t) : t.hash)) };
       }
       case 'eth_getTransactionByHash': {
         const t = this.tx(String(params[0]));
-        if (!t) return null;
-        return {
-          hash: t.hash, blockNumber: hex(t.blockNumber), blockHash: this.blocks[t.blockNumber]!.hash, transactionIndex: hex(t.index), type: '0x2',
-          from: t.from, to: t.to, value: hex(t.value ?? 0n), nonce: hex(t.nonce ?? 0), gas: hex(t.gas ?? 100_000n), gasPrice: hex(t.gasPrice ?? 1_000_000_000n), input: t.input ?? '0x',
-        };
+        return t ? this.txObject(t) : null;
       }
       case 'eth_getTransactionReceipt': {
         const t = this.tx(String(params[0]));

@@ -3,7 +3,7 @@ import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex 
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
-import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog } from '../../support/fake-evm-node';
+import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog, type FakeTx } from '../../support/fake-evm-node';
 
 // A wallet's history pages from a node (tests/support/fake-evm-node.ts: blocks, receipts, Parity traces
 // and trace_filter as Erigon answers them, eth_getLogs) and Lantern's database in PGlite. What a page
@@ -47,10 +47,10 @@ function build(c: FakeChain) {
 
 const dbh = testDbForFile();
 
-async function onNode(fn: (c: FakeChain) => Promise<void>) {
+async function onNode(fn: (c: FakeChain) => Promise<void>, chain: (c: FakeChain) => void = build) {
   const c = new FakeChain(freshChainId());
   for (const m of ['ots_getApiLevel', 'debug_traceBlockByNumber', 'debug_traceTransaction']) c.lacking.add(m);
-  build(c);
+  chain(c);
   // The tokens' facts as read before (their name, symbol and decimals), so a page asks no eth_call.
   for (const [a, kind, name, symbol, decimals] of [[TOKEN, 'erc20', 'USD Coin', 'USDC', 6], [TOKEN2, 'erc20', 'Dai', 'DAI', 18], [PUNKS, 'erc721', 'Lantern Punks', 'PNK', null]] as const) {
     await dbh.pg.query('INSERT INTO evm_token (chain_id, address, kind, name, symbol, decimals) VALUES ($1, $2, $3, $4, $5, $6)', [c.chainId, a, kind, name, symbol, decimals]);
@@ -147,12 +147,21 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect(by.get(7)!.category).toBe('nft receive');
       expect(by.get(1)!.block_timestamp).toBe(iso(c.blocks[1]!.timestamp));
       expect(page.result.every((t) => !('internal_pending' in t))).toBe(true);
+      // Only final transactions' facts are kept (head 40, 12 blocks deep: up to 28); 35 and 36 are read again next time.
+      const kept = await dbh.pg.query<{ block_number: string }>('SELECT block_number::text FROM evm_tx WHERE chain_id = $1 ORDER BY 1', [c.chainId]);
+      expect(kept.rows.map((r) => Number(r.block_number)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 7]);
+      await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: TOKEN }));
+      const keptAfterTokens = await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1 AND block_number > 28', [c.chainId]);
+      expect(keptAfterTokens.rows).toEqual([]);
     }));
 
   it("traces 'later': a first sight's rows that ran code say their internal transfers are still being read", () =>
     onNode(async (c) => {
       const page = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ from_block: '1', to_block: '4', order: 'ASC' }), { traces: 'later' });
       expect(page.result.map((t) => 'internal_pending' in t)).toEqual([false, false, true, true]);
+      // A page filtered on a token too.
+      const tokens = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: TOKEN2 }), { traces: 'later' });
+      expect(tokens.result.map((t) => [Number(t.block_number), 'internal_pending' in t])).toEqual([[6, true]]);
     }));
 
   it('token_addresses: only the transactions where those contracts moved a token of the wallet, final or not, in pages', () =>
@@ -165,6 +174,11 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, order: 'ASC', limit: '2' })).map(blocksOf)).toEqual([[3, 6], [36]]);
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '4', to_block: '35' })).map(blocksOf)).toEqual([[6]]);
       expect((await allPages(c, { token_addresses: `${TOKEN},${TOKEN2}`, from_block: '36', order: 'ASC' })).map(blocksOf)).toEqual([[36]]);
+      // The unfinal tail's transfers are held to the range too: block 36 is below 37 and within ..36.
+      expect((await allPages(c, { token_addresses: TOKEN, from_block: '37' })).map(blocksOf)).toEqual([[]]);
+      expect((await allPages(c, { token_addresses: TOKEN, to_block: '36' })).map(blocksOf)).toEqual([[36, 3]]);
+      // A range ending below the final blocks: nothing kept past it either.
+      expect((await allPages(c, { token_addresses: TOKEN, to_block: '2' })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: THIRD })).map(blocksOf)).toEqual([[]]);
       expect((await allPages(c, { token_addresses: PUNKS })).map(blocksOf)).toEqual([[7]]);
       // A filtered query's cursor is not an unfiltered one's, nor another filter's.
@@ -174,6 +188,48 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       // The same contracts in another order, or twice, are the same filter.
       expect(blocksOf(await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ limit: '1', token_addresses: `${TOKEN2},${TOKEN},${TOKEN2}`, cursor: p1!.cursor! })))).toEqual([6]);
     }));
+
+  it('token_addresses: several transactions of one block, final or not, in pages of one, in block order or its reverse', () =>
+    onNode(
+      async (c) => {
+        const inBlock = (b: number) => c.blocks[b]!.txs.map((t) => t.hash);
+        const hashes = (p: { result: { hash: string }[] }[]) => p.flatMap((x) => x.result.map((t) => t.hash));
+        // Block 2 is final at head 40, blocks 34 and 35 are not: each holds three token transactions of the wallet and one of no one's.
+        const asc = await allPages(c, { token_addresses: TOKEN, order: 'ASC', limit: '1' });
+        expect(hashes(asc)).toEqual([...inBlock(2), ...inBlock(34), ...inBlock(35)].filter((_, i) => i % 4 !== 1));
+        expect(asc.map((p) => p.page)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        const desc = await allPages(c, { token_addresses: TOKEN, limit: '1' });
+        expect(hashes(desc)).toEqual(hashes(asc).reverse());
+        expect(hashes(await allPages(c, { token_addresses: TOKEN, limit: '2' }))).toEqual(hashes(asc).reverse());
+      },
+      (c) => {
+        const four = (): FakeTx[] => [
+          { from: W, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, W, OTHER, 1n)] },
+          { from: OTHER, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, OTHER, THIRD, 1n)] },
+          { from: OTHER, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, OTHER, W, 2n), transfer(TOKEN, OTHER, W, 3n)] },
+          { from: THIRD, to: TOKEN, gasUsed: 40_000n, logs: [transfer(TOKEN, THIRD, W, 4n)] },
+        ];
+        c.mine();
+        c.mine(four());
+        c.mineTo(33);
+        c.mine(four());
+        c.mine(four());
+        c.mineTo(40);
+      },
+    ));
+
+  it("a date range from the head's own second: the head's transactions, not the block before", () =>
+    onNode(
+      async (c) => {
+        const t = (n: number) => c.blocks[n]!.timestamp;
+        expect((await allPages(c, { from_date: iso(t(2)) })).map(blocksOf)).toEqual([[2]]);
+        expect((await allPages(c, { to_date: iso(t(1)) })).map(blocksOf)).toEqual([[1]]);
+      },
+      (c) => {
+        c.mine([{ from: W, to: OTHER, value: 1n }]);
+        c.mine([{ from: W, to: OTHER, value: 2n }]);
+      },
+    ));
 
   it("a cursor is the query's own: another query's, or a forged one, is a 400 naming the cursor", () =>
     onNode(async (c) => {

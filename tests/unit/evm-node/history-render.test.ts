@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { historyQuerySchema } from '@/lib/interface/history';
+import { truncateMiddle } from '@/lib/format';
 import { renderTx } from '@/lib/sources/evm-node/history';
 import type { TokenFacts } from '@/lib/sources/evm-node/tokens';
 import type { TxFacts } from '@/lib/sources/evm-node/tx-facts';
@@ -39,6 +40,7 @@ describe('renderTx', () => {
       expect.objectContaining({ from_address: WALLET, to_address: OTHER, value: '1500000000000000000', value_formatted: '1.5', direction: 'send', internal_transaction: false, token_symbol: 'ETH' }),
     ]);
     expect(t.category).toBe('send');
+    expect(t.receipt_root).toBeNull();
   });
 
   it('a failed transaction moved nothing: no native transfer, top-level or internal, but its fee', () => {
@@ -84,6 +86,13 @@ describe('renderTx', () => {
       [NFT, null, null, null, '7', null, 'send', 5, false, 3],
     ]);
     expect(t.native_transfers).toEqual([]);
+    // Lantern verifies no contract: never claimed verified.
+    expect(t.erc20_transfer.map((e) => [e.verified_contract, e.token_logo])).toEqual([[false, null], [false, null]]);
+    // The summary sums each token in its own units: USDC by its decimals, the unknown token raw, named by its address.
+    const received = render(facts({ from: OTHER, value: '0', to: TOKEN, erc20: [erc20[0]!] }), new Map([[TOKEN, usdc]]));
+    expect([received.category, received.summary]).toEqual(['token receive', 'Received 2.5 USDC']);
+    const unknown = render(facts({ from: OTHER, value: '0', to: NFT, erc20: [{ ...erc20[1]!, from: OTHER, to: WALLET }] }));
+    expect([unknown.category, unknown.summary]).toEqual(['token receive', `Received 7 ${NFT.slice(0, 8)}`]);
   });
 
   it('a transaction that only brought the wallet spam tokens is possible spam; one the wallet sent never is', () => {
@@ -105,10 +114,28 @@ describe('renderTx', () => {
       [NFT, '9', '250', 'ERC1155', OTHER, 'send', 2, '436', false],
     ]);
     expect(t.nft_transfers[0]).not.toHaveProperty('metadata');
+    // The hosted API's fields Lantern does not know: a collection never claimed verified, no transaction type; the value is the transaction's.
+    expect(t.nft_transfers.map((n) => [n.verified_collection, n.transaction_type, n.value])).toEqual([[false, null, '0'], [false, null, '0']]);
+    // Named by the collection's name when known, else its symbol, else "NFT".
+    const named = render(facts({ from: OTHER, value: '0', to: NFT, nft: [nft[0]!] }), new Map([[NFT, { address: NFT, kind: 'erc721', name: 'Punks', symbol: 'PNK', decimals: null, possibleSpam: false }]]));
+    expect(named.summary).toBe(`Received Punks #42 from ${truncateMiddle(OTHER)}`);
+    // An NFT of a collection not flagged as spam does not make the transaction spam.
+    expect(named.possible_spam).toBe(false);
+    expect(render(facts({ from: OTHER, value: '0', to: NFT, nft: [nft[0]!] })).summary).toBe(`Received NFT #42 from ${truncateMiddle(OTHER)}`);
     const meta = new Map([[`${NFT}:42`, { tokenUri: 'ipfs://x/42', metadata: '{"name":"Punk 42"}' }]]);
     const withMeta = renderTx(CHAIN, facts({ value: '0', to: NFT, nft }), WALLET, ETH, new Map(), query({ nft_metadata: 'true' }), meta as never, null);
     expect(withMeta.nft_transfers.map((n) => [n.token_uri, n.metadata])).toEqual([['ipfs://x/42', '{"name":"Punk 42"}'], [null, null]]);
     expect(withMeta.nft_transfers[0]!.normalized_metadata).toMatchObject({ name: 'Punk 42' });
+  });
+
+  it("a transfer in the wallet's transaction between two others has no direction", () => {
+    const t = render(facts({ value: '0', to: TOKEN, erc20: [{ token: TOKEN, from: OTHER, to: NFT, value: '1', logIndex: 0 }] }));
+    expect(t.erc20_transfer.map((e) => e.direction)).toEqual([null]);
+  });
+
+  it('facts whose calls are still being read say so; complete ones do not', () => {
+    expect(render(facts({ calls: undefined })).internal_pending).toBe(true);
+    expect(render(facts({ calls: null }))).not.toHaveProperty('internal_pending');
   });
 
   it('the method label is passed through', () => {

@@ -6,6 +6,8 @@ import { ranNoCode } from '@/lib/sources/evm-node/tx-facts';
 describe('ranNoCode', () => {
   it('a plain ETH payment ran no code', () => {
     expect(ranNoCode({ to: '0x00000000000000000000000000000000000000aa', input: '0x' }, { gasUsed: '0x5208' })).toBe(true);
+    // A node that answers no input as an empty string.
+    expect(ranNoCode({ to: '0x00000000000000000000000000000000000000aa', input: '' }, { gasUsed: '0x5208' })).toBe(true);
   });
 
   it('anything else is traced: a creation, any input, any gas past the intrinsic 21,000', () => {
@@ -17,6 +19,8 @@ describe('ranNoCode', () => {
         const skip = ranNoCode({ to, input: data }, { gasUsed: `0x${used.toString(16)}` });
         expect(skip).toBe(to !== null && data === '0x' && used === 21_000n);
       }),
+      // The edges a random draw rarely lands on: a creation, or an input, at exactly 21,000 gas.
+      { examples: [[null, '0x', 21_000n], ['0x00000000000000000000000000000000000000aa', '0x00', 21_000n]] },
     );
   });
 });

@@ -136,6 +136,8 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       const b = await txFactsMany(c.chainId, hs, FINAL);
       expect(b).toEqual(a);
       expect(c.count('eth_getTransactionReceipt')).toBe(4);
+      // Its block trace is not kept either: traced again (the block at that height may be another by now).
+      expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x29', 'trace_block 0x29']);
       expect((await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1', [c.chainId])).rows).toEqual([]);
       // Final at exactly its block: kept.
       await txFactsMany(c.chainId, hs, 41);
@@ -180,6 +182,35 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       await expect(txFactsMany(c.chainId, [missing], FINAL)).rejects.toThrow(/is not in a block/);
       expect(c.count('eth_getTransactionReceipt')).toBe(2);
     }));
+
+  it('a transaction whose receipt the node does not have yet fails the read, naming the hash', () =>
+    onNode('parity', standard, async (c) => {
+      const [p] = hashes(c, 1);
+      c.overrides.set('eth_getTransactionReceipt', () => null);
+      const e = await txFactsMany(c.chainId, [p!], FINAL).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(RpcMethodError);
+      expect((e as Error).message).toMatch(new RegExp(`transaction ${p} is not in a block`));
+    }));
+
+  it('two reads at once of transactions of one block share one trace of the block', () =>
+    onNode('parity', (c) => (c.mine([0, 1, 2, 3].map((nonce) => ({ ...vaultWithdraw, nonce }))), c.mineTo(20)), async (c) => {
+      // The block's trace is held until both reads have asked for it.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      c.overrides.set('trace_block', (params) => {
+        const answer = c.model('trace_block', params);
+        return params[0] === '0x0' ? answer : held.then(() => answer);
+      });
+      const hs = hashes(c, 1);
+      const [first, second] = [hs.slice(0, 2), hs.slice(2)];
+      // Each answered without its calls once its transactions are read, so each has asked for the trace by then.
+      await txFactsMany(c.chainId, first, 10, { traces: 'later' });
+      await txFactsMany(c.chainId, second, 10, { traces: 'later' });
+      release();
+      const [a, b] = await Promise.all([txFactsMany(c.chainId, first, 10), txFactsMany(c.chainId, second, 10)]);
+      expect([...first.map((h) => a.get(h)!.calls), ...second.map((h) => b.get(h)!.calls)]).toEqual(hs.map(() => vaultFramesParity));
+      expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x1']);
+    }));
 });
 
 describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEOUT, () => {
@@ -202,14 +233,41 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
       const hs = hashes(c, 2);
       const facts = await txFactsMany(c.chainId, hs, FINAL);
       expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
-      expect(c.calls.filter((x) => x.method === 'eth_getBlockByNumber').map((x) => x.params)).toContainEqual(['0x2', false]);
+      // The block's one trace is enough: no transaction traced alone.
+      expect(c.count('debug_traceTransaction')).toBe(0);
     }));
 
-  it('a block trace with a failed result, or more results than the block has transactions: traced one by one', () =>
+  it('a block trace that names no transaction and has more results than the block has transactions: traced one by one', () =>
+    onNode('geth', standard, async (c) => {
+      c.overrides.set('debug_traceBlockByNumber', (params) => {
+        const list = (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result }));
+        return params[0] === '0x2' ? [...list, list[1]] : list;
+      });
+      const hs = hashes(c, 2);
+      const facts = await txFactsMany(c.chainId, hs, FINAL);
+      expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
+      expect(c.count('debug_traceTransaction')).toBe(2);
+    }));
+
+  it('a block trace that names no transaction, of a block the node no longer has (a reorg meanwhile): traced one by one', () =>
+    onNode('geth', standard, async (c) => {
+      c.overrides.set('debug_traceBlockByNumber', (params) =>
+        (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result })),
+      );
+      // The block's time was read before; its body is gone now.
+      expect(await blockTimestamp(c.chainId, 2)).toBe(c.blocks[2]!.timestamp);
+      c.overrides.set('eth_getBlockByNumber', (params) => (params[0] === '0x2' ? null : c.model('eth_getBlockByNumber', params)));
+      const hs = hashes(c, 2);
+      const facts = await txFactsMany(c.chainId, hs, FINAL);
+      expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
+      expect(c.count('debug_traceTransaction')).toBe(2);
+    }));
+
+  it('a block trace with a failed result: traced one by one', () =>
     onNode('geth', standard, async (c) => {
       c.overrides.set('debug_traceBlockByNumber', (params) => {
         const list = c.model('debug_traceBlockByNumber', params) as { txHash: string; result?: unknown; error?: string }[];
-        return params[0] === '0x2' ? [list[0], { txHash: list[1]!.txHash, error: 'tracer timed out' }] : [...list.map((r) => ({ result: r.result })), { result: {} }];
+        return params[0] === '0x2' ? [list[0], { txHash: list[1]!.txHash, error: 'tracer timed out' }] : list;
       });
       const facts = await txFactsMany(c.chainId, hashes(c, 2), FINAL);
       expect(hashes(c, 2).map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
@@ -304,6 +362,21 @@ describe('blockTimestamp', NODE_TIMEOUT, () => {
       expect(reads()).toBe(1);
       // Another block is another read.
       expect(await blockTimestamp(c.chainId, n + 1)).toBe(c.blocks[n + 1]!.timestamp);
+      // Kept in memory, it is answered without the database.
+      await dbh.pg.query('DELETE FROM evm_block WHERE chain_id = $1', [c.chainId]);
+      expect(await blockTimestamp(c.chainId, n)).toBe(at);
+      expect(reads()).toBe(1);
+    }));
+
+  it('after a change of chain (its blocks dropped and memory forgotten, as chain.ts does), a block time is read again', () =>
+    onNode('parity', standard, async (c) => {
+      const n = 17;
+      expect(await blockTimestamp(c.chainId, n)).toBe(c.blocks[n]!.timestamp);
+      // The node's block n is now another, mined a minute later.
+      c.blocks[n]!.timestamp += 60;
+      await dbh.pg.query('DELETE FROM evm_block WHERE chain_id = $1 AND number >= $2', [c.chainId, n]);
+      forgetMemory(c.chainId);
+      expect(await blockTimestamp(c.chainId, n)).toBe(c.blocks[n]!.timestamp);
     }));
 
   it('a block the node does not have is an error naming it', () =>
