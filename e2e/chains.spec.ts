@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { getAddress } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
+import { rpcClient } from '../tests/support/rpc';
 
 /**
  * Chain pickers on the shared e2e server, which reads both devnets: they offer exactly the chains the
@@ -15,11 +16,8 @@ const account = (index: number) => getAddress(mnemonicToAccount(mnemonic, { addr
 const ALICE = account(1);
 const NADIA = account(30); // devnet/evm/second.mjs: active only on the second devnet
 
-async function rpc<T>(port: string | undefined, method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(`http://127.0.0.1:${port}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return ((await res.json()) as { result: T }).result;
-}
-const sent = async (port: string | undefined, address: string) => Number(await rpc<string>(port, 'eth_getTransactionCount', [address, 'latest']));
+const node = (port: string | undefined) => rpcClient(`http://127.0.0.1:${port}`);
+const sent = async (port: string | undefined, address: string) => Number(await node(port).call<string>('eth_getTransactionCount', [address, 'latest']));
 
 test('the chain picker offers exactly the served chains and keeps the rest of the URL when switching', async ({ page, request }) => {
   const health = (await (await request.get('/api/health')).json()) as { chains: { chain: string; operations: string[] }[] };
@@ -48,7 +46,7 @@ test('a wallet active only on the second devnet opens there, its picker marks it
   const first = page.locator('li[data-tx-hash]').first();
   await expect(first).toBeVisible({ timeout: 30_000 });
   const hash = await first.getAttribute('data-tx-hash');
-  expect(await rpc(process.env.E2E_EVM2_PORT, 'eth_getTransactionByHash', [hash])).not.toBeNull();
+  expect(await node(process.env.E2E_EVM2_PORT).call('eth_getTransactionByHash', [hash])).not.toBeNull();
 
   const picker = page.getByLabel('Chain');
   await expect(picker).toHaveValue('devnet2');

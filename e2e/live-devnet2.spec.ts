@@ -3,6 +3,7 @@ import { getAddress, type Hex } from 'viem';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 import { freePort } from '../tests/support/ports';
+import { rpcClient, sendMined, txHashesTo } from '../tests/support/rpc';
 import { startRpcProxy, type RpcProxy } from '../tests/support/rpc-proxy';
 import { rowHashes } from './wallet-support';
 
@@ -22,33 +23,15 @@ let app: LanternInstance;
 let accounts: Hex[];
 let wallet: Hex;
 
-let rpcId = 1;
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const node = rpcClient(() => anvil.url);
+const rpc = node.call;
 
 async function pay(from: Hex, wei = 1_000_000_000_000n): Promise<Hex> {
-  const hash = await rpc<Hex>('eth_sendTransaction', [{ from, to: wallet, value: `0x${wei.toString(16)}` }]);
-  for (let i = 0; i < 100; i++) {
-    if (await rpc('eth_getTransactionReceipt', [hash])) return hash;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${hash} was not mined`);
+  return (await sendMined(node, { from, to: wallet, value: wei })).hash;
 }
 
 /** The wallet's transactions as this node has them, newest first (every one a payment to it). */
-async function nodeRows(): Promise<string[]> {
-  const head = Number(await rpc<Hex>('eth_blockNumber'));
-  const out: string[] = [];
-  for (let n = head; n >= 1; n--) {
-    const b = await rpc<{ transactions: { hash: string; to: string | null }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
-    for (const t of [...b.transactions].reverse()) if (t.to?.toLowerCase() === wallet.toLowerCase()) out.push(t.hash.toLowerCase());
-  }
-  return out;
-}
+const nodeRows = () => txHashesTo(node, wallet);
 
 async function openLive(page: Page) {
   await page.goto(`${app.url}/wallet/${wallet}?chain=devnet2`);

@@ -4,6 +4,7 @@ import { encodeDeployData, encodeFunctionData, getAddress, type Abi, type Hex } 
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../tests/support/lantern';
 import { freePort } from '../tests/support/ports';
+import { rpcClient, sendMined, txHashesTo } from '../tests/support/rpc';
 import { expectAccessible, expectNoHorizontalScroll, rowHashes, setView, THEMES, WIDTHS } from './wallet-support';
 
 /**
@@ -21,34 +22,16 @@ let app: LanternInstance;
 let accounts: Hex[];
 let wallet: Hex;
 
-let rpcId = 1;
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const node = rpcClient(() => anvil.url);
+const rpc = node.call;
 
 /** Sends `wei` from one of anvil's accounts to the wallet; resolves with the hash once it is mined (automine). */
 async function pay(from = accounts[0]!, wei = 1_000_000_000_000n): Promise<Hex> {
-  const hash = await rpc<Hex>('eth_sendTransaction', [{ from, to: wallet, value: `0x${wei.toString(16)}` }]);
-  for (let i = 0; i < 100; i++) {
-    if (await rpc('eth_getTransactionReceipt', [hash])) return hash;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${hash} was not mined`);
+  return (await sendMined(node, { from, to: wallet, value: wei })).hash;
 }
 
 /** The wallet's transactions as the node has them, newest first (every one is a plain payment to it). */
-async function nodeRows(): Promise<string[]> {
-  const head = Number(await rpc<Hex>('eth_blockNumber'));
-  const out: string[] = [];
-  for (let n = head; n >= 1; n--) {
-    const b = await rpc<{ transactions: { hash: string; to: string | null }[] }>('eth_getBlockByNumber', [`0x${n.toString(16)}`, true]);
-    for (const t of [...b.transactions].reverse()) if (t.to?.toLowerCase() === wallet.toLowerCase()) out.push(t.hash.toLowerCase());
-  }
-  return out;
-}
+const nodeRows = () => txHashesTo(node, wallet);
 
 /** Console errors of the page, but not the network errors a server restart makes on purpose. */
 function watchConsole(page: Page, allowNetwork = false): string[] {

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { devnetLabel } from '../lib/devnet/scenario-labels';
+import { rpcClient } from '../tests/support/rpc';
 import { alice, bob, installTestWallet } from './test-wallet';
 
 /**
@@ -132,10 +133,7 @@ test('WalletConnect is offered only where the server has a project id, and fails
 
 const RPC = `http://127.0.0.1:${process.env.E2E_EVM_PORT}`; // chosen by playwright.config.ts
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(RPC, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return ((await res.json()) as { result: T }).result;
-}
+const rpc = rpcClient(RPC).call;
 
 test('Save wallet on a wallet page: the label then names that counterparty on another wallet’s history rows', async ({ page }) => {
   // Sign in, two wallet pages, a save and a sign out, through both servers in the hosted project.

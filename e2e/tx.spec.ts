@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { decodeEventLog, decodeFunctionData, decodeFunctionResult, encodeFunctionData, parseAbi, type Abi, type AbiEvent, type Hex } from 'viem';
 import { formatUnits } from '../lib/format';
 import { devnetLabel } from '../lib/devnet/scenario-labels';
+import { rpcClient } from '../tests/support/rpc';
 import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, setView } from './wallet-support';
 
 /**
@@ -60,15 +61,18 @@ const ARTIFACT_ABI = new Map(
   Object.values(scenario.contracts).map((c) => [c.address.toLowerCase(), JSON.parse(readFileSync(path.resolve(`devnet/evm/artifacts/${c.artifact}.json`), 'utf8')).abi as Abi]),
 );
 
-/** A log as its emitting contract's own ABI reads it, parameters in the ABI's order: `Name(a: 1, b: 2)`. */
-function logText(log: Log): string | null {
+/**
+ * A log as its emitting contract's own ABI reads it, parameters in the ABI's order: `Name(a: 1, b: 2)`;
+ * each value as `shown` puts it (plainly unless told).
+ */
+function logText(log: Log, shown: (name: string, type: string, value: unknown) => string = (_name, _type, value) => show(value)): string | null {
   const abi = ARTIFACT_ABI.get(log.address.toLowerCase());
   if (!abi) return null;
   try {
     const e = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
     const item = abi.find((i) => i.type === 'event' && i.name === e.eventName && i.inputs.filter((p) => p.indexed).length === log.topics.length - 1) as AbiEvent;
     const args = e.args as unknown as Record<string, unknown>;
-    return `${e.eventName}(${item.inputs.map((p) => `${p.name}: ${show(args[p.name!])}`).join(', ')})`;
+    return `${e.eventName}(${item.inputs.map((p) => `${p.name}: ${shown(p.name!, p.type, args[p.name!])}`).join(', ')})`;
   } catch {
     return null;
   }
@@ -76,12 +80,7 @@ function logText(log: Log): string | null {
 
 const VIEWS = parseAbi(['function symbol() view returns (string)', 'function name() view returns (string)', 'function decimals() view returns (uint8)']);
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(RPC, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const rpc = rpcClient(RPC).call;
 
 async function view(token: string, fn: 'symbol' | 'name' | 'decimals'): Promise<string | number | null> {
   const abi = VIEWS.filter((f) => f.name === fn) as unknown as Abi;
@@ -147,16 +146,7 @@ function shownValue(contract: string, name: string, type: string, value: unknown
 
 /** A log's line as the page should show it: `Event(name: value, ...)` with the values shown as above. */
 function shownLog(log: Log, want: Expected, tokenFacts: boolean): string | null {
-  const abi = ARTIFACT_ABI.get(log.address.toLowerCase());
-  if (!abi) return null;
-  try {
-    const e = decodeEventLog({ abi, topics: log.topics as [Hex, ...Hex[]], data: log.data, strict: true });
-    const item = abi.find((i) => i.type === 'event' && i.name === e.eventName && i.inputs.filter((p) => p.indexed).length === log.topics.length - 1) as AbiEvent;
-    const args = e.args as unknown as Record<string, unknown>;
-    return `${e.eventName}(${item.inputs.map((p) => `${p.name}: ${shownValue(log.address, p.name!, p.type, args[p.name!], want, tokenFacts)}`).join(', ')})`;
-  } catch {
-    return null;
-  }
+  return logText(log, (name, type, value) => shownValue(log.address, name, type, value, want, tokenFacts));
 }
 
 /** Everything the page must show, read from the node. */
@@ -188,7 +178,7 @@ async function expected(hash: string) {
   const natives = ok ? [...(value !== '0' ? [[tx.from.toLowerCase(), to, value]] : []), ...internalMoves] : [];
 
   // Logs as the emitting contracts' own ABIs read them; token movements from the standard Transfer events among them.
-  const logs = receipt.logs.map(logText);
+  const logs = receipt.logs.map((l) => logText(l));
   const moves: { kind: string; token: string; from: string; to: string; amount: string; tokenId: string | null }[] = [];
   receipt.logs.forEach((l) => {
     const d = decodeLog(l);

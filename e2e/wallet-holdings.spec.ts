@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { decodeFunctionResult, encodeFunctionData, erc1155Abi, erc20Abi, erc721Abi, hexToString, maxUint256, type Address, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { formatUnits } from '../lib/format';
+import { rpcClient } from '../tests/support/rpc';
 import { installTestWallet } from './test-wallet';
 import { WIDTHS, expectAccessible, expectNoHorizontalScroll, keepScreenshot, setView } from './wallet-support';
 
@@ -26,12 +27,7 @@ const scenario = (): Scenario => JSON.parse(readFileSync(SCENARIO, 'utf8'));
 
 test.describe.configure({ timeout: 120_000 });
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(RPC, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
-  return body.result as T;
-}
+const rpc = rpcClient(RPC).call;
 
 /** A view call at `block`; null when it reverts or answers nothing (a token whose balanceOf reverts). */
 async function read<T>(to: string, abi: typeof erc20Abi | typeof erc721Abi | typeof erc1155Abi, functionName: string, args: unknown[], block: number): Promise<T | null> {

@@ -3,16 +3,13 @@ import { startEvmDevnet, type EvmDevnet } from '../../devnet/evm/index.mjs';
 import { startLiveDriver } from '../../devnet/evm/live-driver.mjs';
 import { startDriverControl } from '../../scripts/lib/devnet-driver-control.mjs';
 import { freePort } from '../support/ports';
+import { rpcClient } from '../support/rpc';
 
 // `npm run dev -- --live`: the devnet keeps moving. What the driver sent is read back from the node:
 // mined, successful, between the scenario's telling wallets, token payments as Transfer logs.
 let devnet: EvmDevnet;
 
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const body = await (await fetch(devnet.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const rpc = rpcClient(() => devnet.url).call;
 
 beforeAll(async () => {
   devnet = await startEvmDevnet({ port: await freePort() });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rpcClient, sendMined } from '../support/rpc';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 
 /**
@@ -29,12 +30,8 @@ let hostedAhead = 0;
 /** Moves the hosted Lantern's clock forward by `ms`. */
 const advanceHosted = (ms: number) => writeFileSync(clockFile, String((hostedAhead += ms)));
 
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const anvilRpc = rpcClient(() => anvil.url);
+const rpc = anvilRpc.call;
 const nodeBalance = async (address: string) => BigInt(await rpc<string>('eth_getBalance', [address, 'latest'])).toString();
 
 async function balance(base: string, address: string, query = '?chain=devnet') {
@@ -44,8 +41,7 @@ async function balance(base: string, address: string, query = '?chain=devnet') {
 
 /** Sends `wei` from PAYER to WALLET (anvil mines it at once) and returns the wallet's balance after it. */
 async function pay(wei: bigint): Promise<string> {
-  const hash = await rpc<string>('eth_sendTransaction', [{ from: PAYER, to: WALLET, value: `0x${wei.toString(16)}` }]);
-  for (let i = 0; i < 100 && !(await rpc<unknown>('eth_getTransactionReceipt', [hash])); i++) await new Promise((r) => setTimeout(r, 50));
+  await sendMined(anvilRpc, { from: PAYER, to: WALLET, value: wei });
   return nodeBalance(WALLET);
 }
 

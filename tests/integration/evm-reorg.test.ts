@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rpcClient, sendMined } from '../support/rpc';
 import { flushRedis, freshDatabase, REDIS_TEST_URL, requireServices } from '../support/services';
 
 /**
@@ -33,24 +34,12 @@ let b: LanternInstance;
 let accounts: Hex[];
 let nft: Hex;
 
-let rpcId = 1;
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const node = rpcClient(() => anvil.url);
+const rpc = node.call;
 
 async function send(from: Hex, to: Hex | null, data: Hex = '0x', value = 0n): Promise<Hex> {
-  const hash = await rpc<Hex>('eth_sendTransaction', [{ from, to: to ?? undefined, data, value: `0x${value.toString(16)}`, gas: '0x2dc6c0' }]);
-  // anvil mines at once, but its receipt may trail the answer by a moment: wait for it.
-  let receipt: { status: Hex } | null = null;
-  for (let i = 0; i < 100 && !receipt; i++) {
-    receipt = await rpc<{ status: Hex } | null>('eth_getTransactionReceipt', [hash]);
-    if (!receipt) await new Promise((r) => setTimeout(r, 20));
-  }
-  if (receipt?.status !== '0x1') throw new Error(`transaction ${hash} failed: ${JSON.stringify(receipt)}`);
-  return hash;
+  // anvil mines at once, but its receipt may trail the answer by a moment: sendMined waits for it.
+  return (await sendMined(node, { from, to, data, value, gas: '0x2dc6c0' }, { mustSucceed: true })).hash;
 }
 
 const call = (fn: string, args: unknown[]) => encodeFunctionData({ abi: artifact.abi, functionName: fn, args } as never);

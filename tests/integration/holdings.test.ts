@@ -4,7 +4,7 @@ import { loadManifest, transactionsTouching } from '../../devnet/evm/index.mjs';
 import { approvalsPageSchema } from '../../lib/interface/approvals';
 import { erc20BalancesSchema, tokenBalancesPageSchema, type TokenBalancesPage } from '../../lib/interface/tokens';
 import { walletStatsSchema } from '../../lib/interface/wallet-stats';
-import { startForeignChain, type ForeignChain, type Rpc } from '../support/foreign-chain';
+import { rpcClient, startForeignChain, type ForeignChain, type Rpc } from '../support/foreign-chain';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 
@@ -32,19 +32,6 @@ interface Log {
   topics: Hex[];
   data: Hex;
   blockNumber: Hex;
-}
-
-function rpcOf(url: string): Rpc {
-  let id = 1;
-  const call = async (method: string, params: unknown[] = []) => {
-    const body = (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: id++, method, params }) })).json()) as {
-      result?: unknown;
-      error?: { message: string };
-    };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
-  return { call, batch: (calls) => Promise.all(calls.map(([method, params]) => call(method, params))) };
 }
 
 const topicOf = (a: string) => pad(a as Hex, { size: 32 }).toLowerCase() as Hex;
@@ -164,7 +151,7 @@ const scenarioWallets = [...Object.values(m.accounts).map((a) => a.address), ...
 const holder = m.accounts.holder.address;
 
 beforeAll(async () => {
-  devnetRpc = rpcOf(inject('evmRpcUrl'));
+  devnetRpc = rpcClient(inject('evmRpcUrl'));
   counting = await startRpcProxy(inject('evmRpcUrl'));
   refusing = await startRpcProxy(inject('evmRpcUrl'));
   // A node that takes no state override, and no longer has the state of blocks below PRUNED_BELOW, with

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rpcClient, sendMined } from '../support/rpc';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
 import { flushRedis, freshDatabase, REDIS_TEST_URL, requireServices } from '../support/services';
 import { json, openSse, type SseStream } from '../support/sse';
@@ -28,21 +29,11 @@ let accounts: Hex[];
 let wallet: Hex;
 const open: SseStream[] = [];
 
-let rpcId = 1;
-async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: rpcId++, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const node = rpcClient(() => anvil.url);
+const rpc = node.call;
 
 async function pay(from = accounts[0]!): Promise<Hex> {
-  const hash = await rpc<Hex>('eth_sendTransaction', [{ from, to: wallet, value: '0x5af3107a4000' }]);
-  for (let i = 0; i < 100; i++) {
-    if (await rpc('eth_getTransactionReceipt', [hash])) return hash;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`${hash} was not mined`);
+  return (await sendMined(node, { from, to: wallet, value: 0x5af3107a4000n })).hash;
 }
 
 const head = async () => rpc<{ number: Hex; hash: Hex }>('eth_getBlockByNumber', ['latest', false]);

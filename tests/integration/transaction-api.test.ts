@@ -5,6 +5,7 @@ import { loadManifest, type TxKind } from '../../devnet/evm/index.mjs';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rpcClient } from '../support/rpc';
 
 /**
  * GET /api/v2.2/transaction/{hash} and /verbose, node mode on the shared seeded devnet and hosted mode
@@ -28,12 +29,7 @@ let node: LanternInstance;
 let hosted: LanternInstance;
 let rpcUrl: string;
 
-async function rpc<T>(method: string, params: unknown[] = [], url = rpcUrl): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await res.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+const rpc = rpcClient(() => rpcUrl).call;
 async function get(base: string, path: string) {
   const res = await fetch(base + path, { headers: { 'X-API-Key': UPSTREAM_KEY } });
   return { status: res.status, json: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -240,11 +236,9 @@ describe('GET /api/v2.2/transaction/{hash}', () => {
     const anvil = await spawnAnvil({ port, args: ['--no-mining'] });
     const own = await startLantern({ EVM_RPC_URL: anvil.url, DEVNET_EVM_PORT: String(port) });
     try {
-      const hash = await rpc<string>(
-        'eth_sendTransaction',
-        [{ from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', to: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', value: '0x1' }],
-        anvil.url,
-      );
+      const hash = await rpcClient(anvil.url).call<string>('eth_sendTransaction', [
+        { from: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', to: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', value: '0x1' },
+      ]);
       const r = await (await fetch(`${own.url}/api/v2.2/transaction/${hash}?chain=devnet`)).json();
       expect(r).toMatchObject({ code: 'transaction_pending' });
       expect(r.message).toMatch(/pending/);

@@ -3,6 +3,7 @@ import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { prng } from '../../devnet/evm/index.mjs';
 import { loadArtifacts } from '../fixtures/foreign-chain/compile.mjs';
 import { freePort } from './ports';
+import { receiptOf, rpcClient, type Rpc } from './rpc';
 
 /**
  * A chain Lantern did not write: its own anvil (chain id 31337 unless told, unlocked accounts), OpenZeppelin tokens,
@@ -12,51 +13,7 @@ import { freePort } from './ports';
  * books: what each wallet's history must hold is computed from the node afterwards (`oracle`).
  */
 
-export interface Rpc {
-  call: (method: string, params?: unknown[]) => Promise<unknown>;
-  /** Many calls in batches of `size`; results in order; throws on the first error. */
-  batch: (calls: [string, unknown[]][], size?: number) => Promise<unknown[]>;
-}
-
-export function rpcClient(url: string): Rpc {
-  let id = 1;
-  const post = async (body: unknown) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`RPC HTTP ${res.status}`);
-    return res.json();
-  };
-  const fail = (method: string, e: { message?: string }) => new Error(`${method}: ${e.message ?? JSON.stringify(e)}`);
-  return {
-    async call(method, params = []) {
-      const r = await post({ jsonrpc: '2.0', id: id++, method, params });
-      if (r.error) throw fail(method, r.error);
-      return r.result;
-    },
-    async batch(calls, size = 200) {
-      const out: unknown[] = [];
-      for (let i = 0; i < calls.length; i += size) {
-        const chunk = calls.slice(i, i + size).map(([method, params]) => ({ jsonrpc: '2.0', id: id++, method, params }));
-        const byId = new Map(((await post(chunk)) as { id: number; result?: unknown; error?: { message?: string } }[]).map((r) => [r.id, r]));
-        for (const req of chunk) {
-          const r = byId.get(req.id);
-          if (!r || r.error) throw fail(req.method, r?.error ?? { message: 'no answer in batch' });
-          out.push(r.result);
-        }
-      }
-      return out;
-    },
-  };
-}
-
-/** A transaction's receipt once the node has mined it (waits for that, up to 10 s). */
-export async function receiptOf<R = { blockNumber: `0x${string}`; status: `0x${string}`; contractAddress: `0x${string}` | null }>(rpc: Rpc, hash: string): Promise<R> {
-  for (let i = 0; i < 200; i++) {
-    const r = (await rpc.call('eth_getTransactionReceipt', [hash])) as R | null;
-    if (r) return r;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`${hash} was not mined`);
-}
+export { receiptOf, rpcClient, type Rpc } from './rpc';
 type Address = `0x${string}`;
 
 export interface ForeignChain {
@@ -100,21 +57,14 @@ export async function startForeignChain(seed = 11, opts: { chainId?: number; hos
     const call = (name: string, fn: string, args: unknown[] = []) => encodeFunctionData({ abi: abi(name), functionName: fn, args } as never);
     const deployData = (name: string, args: unknown[] = []) => encodeDeployData({ abi: abi(name), bytecode: artifacts[name]!.bytecode, args } as never);
 
-    const receipt = async (hash: Hex) => {
-      for (let i = 0; i < 200; i++) {
-        const r = (await rpc.call('eth_getTransactionReceipt', [hash])) as { contractAddress: Address; status: Hex } | null;
-        if (r) return r;
-        await new Promise((ok) => setTimeout(ok, 20));
-      }
-      return null;
-    };
+    const receipt = (hash: Hex) => receiptOf<{ contractAddress: Address; status: Hex }>(rpc, hash);
     // Deployment, automined: one contract per block.
     const contracts: Record<string, Address> = {};
     const deploy = async (key: string, name: string, args: unknown[] = []) => {
       const hash = await send(deployer, null, deployData(name, args), 0n, '0x4c4b40');
       const r = await receipt(hash);
-      if (r?.status !== '0x1') throw new Error(`deploying ${name} failed`);
-      contracts[key] = r!.contractAddress;
+      if (r.status !== '0x1') throw new Error(`deploying ${name} failed`);
+      contracts[key] = r.contractAddress;
     };
     await deploy('usd6', 'Coin', ['Foreign Dollar', 'FUSD', 6]);
     await deploy('gold18', 'Coin', ['Foreign Gold', 'FGLD', 18]);
