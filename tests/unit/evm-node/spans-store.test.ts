@@ -31,6 +31,15 @@ beforeEach(async () => {
 });
 
 describe('addSpan and loadSpans', () => {
+  it('a span of one block is kept; an empty one (hi below lo) writes nothing', async () => {
+    await addSpan(q, 1, '0xaa', { lo: 7, hi: 7 });
+    expect(await rows(1, '0xaa')).toEqual([[7, 7]]);
+    writes.length = 0;
+    await addSpan(q, 1, '0xaa', { lo: 9, hi: 8 });
+    expect(writes).toEqual([]);
+    expect(await rows(1, '0xaa')).toEqual([[7, 7]]);
+  });
+
   it('spans added out of order are stored merged, one row per disjoint span, and read back sorted', async () => {
     await addSpan(q, 1, '0xaa', { lo: 50, hi: 60 });
     await addSpan(q, 1, '0xaa', { lo: 10, hi: 20 });

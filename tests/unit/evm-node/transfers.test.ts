@@ -36,6 +36,28 @@ describe('which frames move ETH', () => {
     expect(frames.filter(movesValue).map((f) => `${f.from}>${f.to}:${f.value}`)).toEqual(['0xb0>0xe0:2', '0xe0>0xf0:2', '0xb0>0xc0:3']);
   });
 
+  it('a plain create is CREATE, and a selfdestruct named as newer nodes name it is a SELFDESTRUCT', () => {
+    const frames = fromParityTraces([
+      { type: 'call', action: { callType: 'call', from: '0xA0', to: '0xB0', value: '0x0' }, traceAddress: [] },
+      { type: 'create', action: { creationMethod: 'create', from: '0xB0', value: '0x7' }, result: { address: '0xE0' }, traceAddress: [0] },
+      { type: 'create', action: { from: '0xB0', value: '0x0' }, result: { address: '0xE1' }, traceAddress: [1] },
+      { type: 'selfdestruct', action: { address: '0xE0', refundAddress: '0xF0', balance: '0x7' }, traceAddress: [2] },
+    ]);
+    expect(frames.map((f) => [f.type, f.from, f.to, f.value])).toEqual([
+      ['CREATE', '0xb0', '0xe0', '7'],
+      ['CREATE', '0xb0', '0xe1', '0'],
+      ['SELFDESTRUCT', '0xe0', '0xf0', '7'],
+    ]);
+  });
+
+  it('a failure reverts its own subtree only: not its siblings, nor a sibling subtree of another failure', () => {
+    const call = (traceAddress: number[], error?: string): ParityTrace => ({ type: 'call', action: { callType: 'call', from: '0x01', to: '0x02', value: '0x1' }, traceAddress, ...(error ? { error } : {}) });
+    // The order nodes emit: depth first. [0, 0] and [1] fail; [0, 1] (the sibling of a failure), [2] and
+    // [2, 0] do not sit under either.
+    const traces = [call([0]), call([0, 0], 'Reverted'), call([0, 0, 0]), call([0, 1]), call([1], 'out of gas'), call([1, 0]), call([2]), call([2, 0])];
+    expect(fromParityTraces(traces).map((f) => f.reverted)).toEqual([false, true, true, false, true, true, false, false]);
+  });
+
   test.prop([fc.array(fc.tuple(fc.array(fc.nat(3), { maxLength: 4 }), fc.boolean()), { maxLength: 30 })])(
     'no frame under a failed trace moves value',
     (spec) => {
