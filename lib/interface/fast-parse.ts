@@ -21,7 +21,7 @@ export function withFastPath<S extends z.ZodType>(schema: S, fast: Fast<z.output
     if (quick !== GIVE_UP) return quick;
     const r = schema.safeParse(v);
     if (r.success) return r.data;
-    for (const issue of r.error.issues) ctx.addIssue({ ...issue, input: (issue as { input?: unknown }).input } as Parameters<typeof ctx.addIssue>[0]);
+    for (const issue of r.error.issues) ctx.addIssue(issue as Parameters<typeof ctx.addIssue>[0]);
     return z.NEVER;
   });
 }
@@ -161,4 +161,9 @@ export function fastArray<T>(item: Fast<T>): Fast<T[]> {
 /** `inner.nullish()` with absent and null turned into `empty` (`.transform((v) => v ?? empty)`). */
 export function fastNullish<T, E>(inner: Fast<T>, empty: () => E): Fast<T | E> {
   return (v) => (v === null || v === undefined ? empty() : inner(v));
+}
+
+/** `inner.nullish()` without a transform: null stays null, absent stays absent. */
+export function fastNullishAsSent<T>(inner: Fast<T>): Fast<T | null | undefined> {
+  return (v) => (v === null || v === undefined ? v : inner(v));
 }

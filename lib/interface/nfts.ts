@@ -29,6 +29,7 @@ import {
   fastNullableNumber,
   fastNullableString,
   fastNullish,
+  fastNullishAsSent,
   fastPageNumber,
   fastString,
   fastTokenId,
@@ -156,8 +157,8 @@ const fastNormalizedMetadata = fastLooseObject<NormalizedMetadata>({
   attributes: fastNullish(fastArray(fastAttribute), () => []),
 });
 const fastMediaItem = fastLooseObject<NftMediaItem>({ url: fastNullableString, width: fastNullableNumber, height: fastNullableNumber });
-// `.nullish()` without a transform: null stays null, absent stays absent.
-const fastOptionalMediaItem: Fast<NftMediaItem | null | undefined> = (v) => (v === null || v === undefined ? v : fastMediaItem(v));
+const fastOptionalMediaItem = fastNullishAsSent(fastMediaItem);
+const fastMediaCollection = fastNullishAsSent(fastLooseObject({ low: fastOptionalMediaItem, medium: fastOptionalMediaItem, high: fastOptionalMediaItem }));
 const fastMedia = fastLooseObject<NftMedia>({
   status: fastNullableString,
   mimetype: fastNullableString,
@@ -165,7 +166,7 @@ const fastMedia = fastLooseObject<NftMedia>({
   original_media_url: fastNullableString,
   updatedAt: fastNullableString,
   parent_hash: fastNullableString,
-  media_collection: (v) => (v === null || v === undefined ? v : fastLooseObject({ low: fastOptionalMediaItem, medium: fastOptionalMediaItem, high: fastOptionalMediaItem })(v)),
+  media_collection: fastMediaCollection,
 });
 // Raw metadata as a string only: an object sent in its place is re-encoded by zod.
 const fastMetadata: Fast<string | null> = (v) => (v === null || v === undefined ? null : typeof v === 'string' ? v : GIVE_UP);

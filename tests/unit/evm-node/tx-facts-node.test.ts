@@ -64,6 +64,9 @@ async function onNode(kind: keyof typeof KINDS, build: (c: FakeChain) => void, f
   await onChain(c, fn);
 }
 
+/** The model's block trace without the transaction hashes (as some nodes answer). */
+const unnamedBlockTraces = (c: FakeChain, params: unknown[]) =>
+  (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result }));
 const hashes = (c: FakeChain, ...blocks: number[]) => blocks.flatMap((b) => c.blocks[b]!.txs.map((t) => t.hash));
 /** Forgets the facts kept in this process's memory, as a change of chain does (chain.ts tells tx-facts). */
 const forgetMemory = (chainId: number) => {
@@ -227,9 +230,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
 
   it("a block trace that does not name its transactions is matched to the block's transactions in order", () =>
     onNode('geth', standard, async (c) => {
-      c.overrides.set('debug_traceBlockByNumber', (params) =>
-        (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result })),
-      );
+      c.overrides.set('debug_traceBlockByNumber', (params) => unnamedBlockTraces(c, params));
       const hs = hashes(c, 2);
       const facts = await txFactsMany(c.chainId, hs, FINAL);
       expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], vaultFrames]);
@@ -240,7 +241,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
   it('a block trace that names no transaction and has more results than the block has transactions: traced one by one', () =>
     onNode('geth', standard, async (c) => {
       c.overrides.set('debug_traceBlockByNumber', (params) => {
-        const list = (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result }));
+        const list = unnamedBlockTraces(c, params);
         return params[0] === '0x2' ? [...list, list[1]] : list;
       });
       const hs = hashes(c, 2);
@@ -251,9 +252,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
 
   it('a block trace that names no transaction, of a block the node no longer has (a reorg meanwhile): traced one by one', () =>
     onNode('geth', standard, async (c) => {
-      c.overrides.set('debug_traceBlockByNumber', (params) =>
-        (c.model('debug_traceBlockByNumber', params) as { txHash: string; result: unknown }[]).map((r) => ({ result: r.result })),
-      );
+      c.overrides.set('debug_traceBlockByNumber', (params) => unnamedBlockTraces(c, params));
       // The block's time was read before; its body is gone now.
       expect(await blockTimestamp(c.chainId, 2)).toBe(c.blocks[2]!.timestamp);
       c.overrides.set('eth_getBlockByNumber', (params) => (params[0] === '0x2' ? null : c.model('eth_getBlockByNumber', params)));
