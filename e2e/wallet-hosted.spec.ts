@@ -256,7 +256,11 @@ test('the theme toggle is remembered and applied before paint', async ({ page })
   await page.goto(url('/'));
   const toggle = page.getByRole('button', { name: /theme; switch to/ });
   await expect(toggle).toHaveAttribute('data-theme-choice', 'system');
-  await toggle.click();
+  // A click before React has hydrated the toggle does nothing: click again until the first one takes.
+  await expect(async () => {
+    await toggle.click();
+    await expect(toggle).not.toHaveAttribute('data-theme-choice', 'system', { timeout: 500 });
+  }).toPass();
   await toggle.click();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await page.goto(url(`/wallet/${cs(W.plain)}`), { waitUntil: 'commit' });
