@@ -6,7 +6,10 @@ export async function register() {
     // lib/edge/ with the rest of the build, so plain Node needs no TypeScript and no second build step.
     const edge = await import('./lib/edge');
     (globalThis as Record<symbol, unknown>)[Symbol.for('lantern.edge')] = edge;
-    const { startup } = await import('./lib/startup');
-    await startup();
+    // …and waits for start-up before it listens: Next does not always hold its first request until
+    // register() has returned, and a refused configuration must stop the server before it listens.
+    const started = import('./lib/startup').then(({ startup }) => startup());
+    (globalThis as Record<symbol, unknown>)[Symbol.for('lantern.started')] = started;
+    await started;
   }
 }

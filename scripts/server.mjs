@@ -57,6 +57,8 @@ if (!edge) {
   process.exit(1);
 }
 const { actionIdsOf, createGuardedServer, guardAction, isActionRequest } = edge;
+// Start-up (lib/startup.ts) must have finished, not only begun, before the server listens.
+await globalThis[Symbol.for('lantern.started')];
 // The build's server actions: an id not among them is answered by the guard (lib/edge/actions.ts).
 const actionIds = actionIdsOf(readOptional(path.join(process.cwd(), '.next/server/server-reference-manifest.json')));
 
