@@ -7,12 +7,16 @@
 //   `ots_getInternalOperations` for each (Otterscan's way), or one `debug_traceBlockByNumber` (callTracer)
 //   or one `trace_block` per block the page reaches; each is measured, the floor takes the cheapest;
 // - Lantern's cold first page (limit 25, DESC) of that wallet, on a fresh server that has already
-//   answered one request (its start-up is not counted), and the node calls the page made, by method.
+//   answered one request (its start-up is not counted), and the node calls the page made, by method;
+// - the first history row visible in Chromium for that never-seen wallet (a fresh server each round):
+//   the rows come before their internal transfers (issue 22: <= 1 s for any never-seen wallet).
 //
 //   benchHistoryContract()   from bench/run.mjs
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { encodeDeployData, encodeFunctionData } from 'viem';
+import { chromium } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { freePort, startServer } from './server.mjs';
@@ -125,6 +129,28 @@ export async function benchHistoryContract({ log = console.log } = {}) {
         await server.stop();
       }
     }
+    // First row in Chromium: the app's scripts warmed on another page kind, then the never-seen wallet.
+    const firstRows = [];
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
+    try {
+      for (let r = 0; r < ROUNDS; r++) {
+        const server = await startServer(await freePort(), { EVM_RPC_URL: proxy.url, DEFAULT_CHAIN: 'devnet' });
+        try {
+          await timed(history(server.url, warm, '&order=ASC'));
+          const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+          await page.goto(`${server.url}/`, { waitUntil: 'load' });
+          const t0 = performance.now();
+          await page.goto(`${server.url}/wallet/${wallet}`, { waitUntil: 'commit' });
+          await page.locator('li[data-tx-hash]').first().waitFor({ state: 'visible', timeout: 60_000 });
+          firstRows.push(performance.now() - t0);
+          await page.context().close();
+        } finally {
+          await server.stop();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
     const f = median(floors.map((x) => x.ms));
     const c = median(cold);
     const ways = Object.fromEntries(Object.keys(floors[0].ways).map((k) => [k, round1(median(floors.map((x) => x.ways[k])))]));
@@ -138,6 +164,8 @@ export async function benchHistoryContract({ log = console.log } = {}) {
       internalTransfersOnPage: internal,
       nodeCallsOfLastColdPage: calls,
       target: '<= 3x the floor',
+      firstRowInBrowserMs: Math.round(median(firstRows)),
+      firstRowTarget: '<= 1,000 ms',
     };
     log(
       `cold complete first page, ${SIZE.toLocaleString('en-US')} contract calls passing ETH on: Lantern ${figures.lanternMs} ms, node floor ${figures.floorMs} ms ` +
@@ -145,6 +173,7 @@ export async function benchHistoryContract({ log = console.log } = {}) {
     );
     log(`  floor: search + receipts ${figures.floorSearchAndReceiptsMs} ms, internal operations of ${figures.pageBlocks} block(s): ${Object.entries(ways).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
     log(`  node calls of the cold page: ${Object.entries(calls).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    log(`first history row visible in Chromium, never-seen wallet of ${SIZE.toLocaleString('en-US')} contract calls: ${figures.firstRowInBrowserMs} ms (median of ${ROUNDS}: ${firstRows.map(Math.round).join(', ')}; target <= 1,000 ms)`);
     return figures;
   } finally {
     await proxy.stop();
