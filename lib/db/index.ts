@@ -68,6 +68,13 @@ export function asDatabaseUnavailable(e: unknown): LanternError | undefined {
   return undefined;
 }
 
+/**
+ * Resolves once the work already queued in this turn of the event loop has run. A write that need not
+ * hold up an answer waits for it: embedded PGlite runs each statement on the main thread, so a write begun
+ * at once would put the answer's own next query, and its next call to a node, behind it.
+ */
+export const afterThisTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** `fn`, with the database being unavailable turned into its 503. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {

@@ -262,6 +262,21 @@ describe("the holder's odd tokens", () => {
   });
 });
 
+describe('a never-seen wallet', () => {
+  it('is answered before its logs are kept, and they are kept: the next request reads only the blocks after them', async () => {
+    const wallet = `0x${keccak256(toHex(`never-seen ${Date.now()}`)).slice(26)}`;
+    const topic = pad(wallet as Hex, { size: 32 }).toLowerCase();
+    const logReads = () =>
+      counting.calls.filter((c) => c.method === 'eth_getLogs' && JSON.stringify(c.params).toLowerCase().includes(topic)).map((c) => Number((c.params[0] as { fromBlock: string }).fromBlock));
+    counting.calls.length = 0;
+    await checkTokens(direct, devnetRpc, wallet);
+    expect(Math.min(...logReads())).toBe(1); // the whole chain, once
+    counting.calls.length = 0;
+    await checkApprovals(direct, devnetRpc, wallet);
+    expect(logReads().every((from) => from > 1), `log reads from ${logReads().join(', ')}`).toBe(true);
+  });
+});
+
 describe('a node that refuses state overrides and has pruned old state', () => {
   it('answers the same tokens and approvals with single calls', async () => {
     for (const w of [holder, m.accounts.merchant.address, m.accounts.alice.address]) {

@@ -42,9 +42,9 @@ export interface CurrentApprovals {
 export async function readApprovals(chain: Chain, address: string, atBlock?: number): Promise<CurrentApprovals> {
   await assertChain(chain);
   const owner = address.toLowerCase();
-  const at = await walletLogs(chain, owner);
+  const at = await walletLogs(chain, owner, { early: true });
   const block = Math.min(atBlock ?? at.head, at.head);
-  const logs = [...(await keptLogs(chain, owner, ['approval', 'operator'], Math.min(block, at.final))), ...at.tail.filter((l) => (l.kind === 'approval' || l.kind === 'operator') && l.block <= block)];
+  const logs = [...(await keptLogs(chain, owner, at, ['approval', 'operator'], Math.min(block, at.final))), ...at.tail.filter((l) => (l.kind === 'approval' || l.kind === 'operator') && l.block <= block)];
   const allowances = latestPerPair(logs.filter((l) => l.kind === 'approval'));
   const operators = latestPerPair(logs.filter((l) => l.kind === 'operator'));
   const tokens = [...new Set(allowances.map((l) => l.token))];

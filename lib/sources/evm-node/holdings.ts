@@ -42,7 +42,7 @@ export async function readHoldings(
   await assertChain(chain);
   prepareMulticall(chain);
   const wallet = address.toLowerCase();
-  const at = await walletLogs(chain, wallet);
+  const at = await walletLogs(chain, wallet, { early: true });
   const block = opts.atBlock ?? Math.min(opts.toBlock ?? at.head, at.head);
   // Named tokens are read whatever the logs say; otherwise every token whose Transfer logs name the wallet.
   const named = [...new Set(opts.tokenAddresses.map((a) => a.toLowerCase()))].sort();

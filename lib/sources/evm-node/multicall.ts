@@ -92,9 +92,8 @@ export function decodeAggregate3(data: Hex, expected: number): CallOutcome[] {
   /** The word at byte `at` as an offset, length or bool: it must lie inside the data and fit a safe integer. */
   const num = (at: number): number => {
     if (at + 32 > size) throw new Error('aggregate3 answered data shorter than its offsets say');
-    const w = hex.slice(2 + at * 2, 66 + at * 2);
-    if (!w.startsWith(HIGH_ZEROS)) throw new Error('aggregate3 answered an offset or length beyond any data');
-    return Number.parseInt(w.slice(52), 16);
+    if (!hex.startsWith(HIGH_ZEROS, 2 + at * 2)) throw new Error('aggregate3 answered an offset or length beyond any data');
+    return Number.parseInt(hex.slice(54 + at * 2, 66 + at * 2), 16);
   };
   const array = num(0);
   const n = num(array);
@@ -160,6 +159,9 @@ export function multicall3RuntimeCode(): Promise<Hex> {
   })();
   return runtimeCode;
 }
+// Worked out as the module loads (a server's warm-up loads it): viem's codec takes ~10 ms over it, which
+// the first never-seen wallet's multicall would otherwise wait for.
+void multicall3RuntimeCode().catch(() => undefined);
 
 // ---------------------------------------------------------------------------------------------------
 // Against the node.

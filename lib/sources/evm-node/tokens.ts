@@ -1,7 +1,7 @@
 import 'server-only';
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
-import { db, type Queryable } from '@/lib/db';
+import { afterThisTurn, db, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
 import { onChainChange } from './chain';
 import { multicall } from './multicall';
@@ -136,7 +136,7 @@ export function decodeText(out: Hex | null): string | null {
   if (bytes.length === 32) {
     let end = 32;
     while (end > 1 && bytes[end - 1] === 0) end--;
-    return utf8.decode(bytes.subarray(0, end)).replace(/\0+$/, '').trim() || null;
+    return utf8Text(bytes, 0, end).replace(/\0+$/, '').trim() || null;
   }
   const size = bytes.length;
   /** The word at byte `pos` as viem reads an offset or length: inside the data, a safe integer; else null. */
@@ -152,7 +152,13 @@ export function decodeText(out: Hex | null): string | null {
   if (length === null) return null;
   if (length === 0) return null; // viem: ''
   if (offset + 32 + length > size) return null;
-  return utf8.decode(bytes.subarray(offset + 32, offset + 32 + length)).trim() || null;
+  return utf8Text(bytes, offset + 32, offset + 32 + length).trim() || null;
+}
+
+/** bytes[start, end) as UTF-8 text; ASCII (nearly every token's name) without TextDecoder's per-call cost. */
+function utf8Text(bytes: Buffer, start: number, end: number): string {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return utf8.decode(bytes.subarray(start, end));
+  return bytes.toString('latin1', start, end);
 }
 
 function decodeUint(out: Hex | null): number | null {
@@ -211,6 +217,7 @@ function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[], seen
   const write = tokenFactsKept(chainId)
     // A chain change (reorg, another chain) since they were read: they may describe contracts the node no
     // longer has, and the change's clean-up has run already. Not kept; read again next time.
+    .then(afterThisTurn)
     .then(() => ((changes.get(chainId) ?? 0) === seen ? keepFacts(d, chainId, facts) : undefined))
     .catch((e: unknown) => log().warn({ chainId, tokens: facts.length, err: e instanceof Error ? e.message : String(e) }, 'token facts could not be kept; they are read again next time'));
   writes.set(chainId, write);

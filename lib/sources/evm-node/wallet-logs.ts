@@ -1,7 +1,8 @@
 import 'server-only';
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Chain } from '@/lib/chains';
-import { db } from '@/lib/db';
+import { afterThisTurn, db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { assertEpoch } from './chain';
 import { TOPIC_BATCH, TOPIC_SINGLE, TOPIC_TRANSFER, addressTopic, parseTransferLog, topicAddress, type RawLog } from './logs';
 import { headOf, logsOf } from './node-seam';
@@ -82,28 +83,46 @@ export interface WalletLogsAt {
   final: number;
   /** Logs of blocks final+1..head, read now. */
   tail: WalletLog[];
+  /**
+   * Every kept log of blocks 1..final, when this call read them all just now (a never-seen wallet, asked
+   * `early`) and they may still be on their way into the index; null otherwise (read them from the index).
+   */
+  whole: WalletLog[] | null;
 }
 
 /**
  * Reads what the index does not hold yet of blocks 1..final (one read per wallet at a time in this
  * process; writers on other instances are serialised by the scope's lock, and a row read twice is kept
- * once), then the unfinal tail.
+ * once), then the unfinal tail. `early`: a never-seen wallet's logs, all read in one go, are handed back
+ * (`whole`) while they are being kept, so the answer does not wait for the write; the readers below take
+ * them from `whole` rather than the index. A later call for the wallet waits for that write.
  */
-export async function walletLogs(chain: Chain, wallet: string): Promise<WalletLogsAt> {
+export async function walletLogs(chain: Chain, wallet: string, opts: { early?: boolean } = {}): Promise<WalletLogsAt> {
   const { head, final, epoch } = await headOf(chain);
   // Queued behind the wallet's read in progress: it usually reads what this one needs, and what is left
   // (blocks that became final since) is read after it, from the spans as they are then.
   const key = `${chain.id}:${wallet}`;
-  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head));
+  let handBack: ((read: EarlyRead) => void) | undefined;
+  const early = opts.early ? new Promise<EarlyRead>((resolve) => (handBack = resolve)) : undefined;
+  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head, handBack));
   reading.set(key, run);
   void run.catch(() => undefined).finally(() => {
     if (reading.get(key) === run) reading.delete(key);
   });
+  if (early) {
+    const read = await Promise.race([early, run.then(() => null)]);
+    if (read) {
+      void run.catch((e: unknown) => log().warn({ chainId: chain.id, err: (e as Error).message }, 'a wallet’s logs were read but not kept; the next request reads them again'));
+      return { head, final, ...read };
+    }
+  }
   // A catch-up that reaches the last final block reads on to the head in the same queries (a never-seen
   // wallet then makes one eth_getLogs per filter, not two) and hands back the unfinal tail it read.
   const tail = (await run) ?? (final < head ? await readLogs(chain, wallet, Math.max(1, final + 1), head) : []);
-  return { head, final, tail };
+  return { head, final, tail, whole: null };
 }
+
+type EarlyRead = { whole: WalletLog[]; tail: WalletLog[] };
 
 async function readLogs(chain: Chain, wallet: string, from: number, to: number): Promise<WalletLog[]> {
   if (from > to) return [];
@@ -119,10 +138,11 @@ const COMMIT_SPAN = 500_000;
  * `head`: its logs after `final` are not kept but returned (the unfinal tail); null when no read ended
  * at `final` (the tail is then the caller's to read).
  */
-async function catchUp(chain: Chain, wallet: string, final: number, epoch: number, head: number): Promise<WalletLog[] | null> {
+async function catchUp(chain: Chain, wallet: string, final: number, epoch: number, head: number, handBack?: (read: EarlyRead) => void): Promise<WalletLog[] | null> {
   if (final < 1) return null;
   const d = await db();
-  const todo = gaps(await loadSpans(d, chain.id, scope(wallet)), 1, final).flatMap((g) =>
+  const spans = await loadSpans(d, chain.id, scope(wallet));
+  const todo = gaps(spans, 1, final).flatMap((g) =>
     Array.from({ length: Math.ceil((g.hi - g.lo + 1) / COMMIT_SPAN) }, (_, i) => ({ lo: g.lo + i * COMMIT_SPAN, hi: Math.min(g.hi, g.lo + (i + 1) * COMMIT_SPAN - 1) })),
   );
   let tail: WalletLog[] | null = null;
@@ -130,6 +150,11 @@ async function catchUp(chain: Chain, wallet: string, final: number, epoch: numbe
     const read = await readLogs(chain, wallet, gap.lo, gap.hi === final ? head : gap.hi);
     const rows = gap.hi === final ? read.filter((r) => r.block <= final) : read;
     if (gap.hi === final) tail = read.filter((r) => r.block > final);
+    // Nothing kept before and all of 1..final read in this one go: the caller may answer from it now.
+    if (spans.length === 0 && todo.length === 1 && handBack) {
+      handBack({ whole: rows, tail: tail! });
+      await afterThisTurn();
+    }
     await d.transaction(async (tx) => {
       await assertEpoch(tx, chain.id, epoch);
       await lockScope(tx, chain.id, scope(wallet));
@@ -170,7 +195,8 @@ const fromRow = (r: Row): WalletLog => ({
 });
 
 /** The wallet's kept logs of these kinds up to block `upTo` (after walletLogs), oldest first. */
-export async function keptLogs(chain: Chain, wallet: string, kinds: WalletLogKind[], upTo: number): Promise<WalletLog[]> {
+export async function keptLogs(chain: Chain, wallet: string, at: WalletLogsAt, kinds: WalletLogKind[], upTo: number): Promise<WalletLog[]> {
+  if (at.whole) return at.whole.filter((l) => kinds.includes(l.kind) && l.block <= upTo).sort((a, b) => a.block - b.block || a.logIndex - b.logIndex);
   const { rows } = await (await db()).query<Row>(
     `SELECT block_number, log_index, tx_hash, token, kind, other, value::text AS value, items FROM evm_wallet_log
      WHERE chain_id = $1 AND address = $2 AND kind = ANY($3) AND block_number <= $4 ORDER BY block_number, log_index`,
@@ -181,22 +207,30 @@ export async function keptLogs(chain: Chain, wallet: string, kinds: WalletLogKin
 
 /** The ERC-20 tokens whose Transfer logs name the wallet up to block `upTo`, lower-case and sorted. */
 export async function candidateTokens(chain: Chain, wallet: string, at: WalletLogsAt, upTo: number): Promise<string[]> {
-  const { rows } = await (await db()).query<{ token: string }>(
-    `SELECT DISTINCT token FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind = 'erc20' AND block_number <= $3`,
-    [chain.id, wallet, Math.min(upTo, at.final)],
-  );
-  const tokens = new Set(rows.map((r) => r.token));
+  const kept = at.whole
+    ? at.whole.filter((l) => l.kind === 'erc20' && l.block <= upTo).map((l) => l.token)
+    : (
+        await (await db()).query<{ token: string }>(
+          `SELECT DISTINCT token FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind = 'erc20' AND block_number <= $3`,
+          [chain.id, wallet, Math.min(upTo, at.final)],
+        )
+      ).rows.map((r) => r.token);
+  const tokens = new Set(kept);
   for (const l of at.tail) if (l.kind === 'erc20' && l.block <= upTo) tokens.add(l.token);
   return [...tokens].sort();
 }
 
 /** Transfers naming the wallet up to the head: ERC-20 Transfer logs, and NFT transfers (each id of a batch). */
 export async function transferCounts(chain: Chain, wallet: string, at: WalletLogsAt): Promise<{ token: number; nft: number }> {
-  const { rows } = await (await db()).query<{ kind: string; n: string }>(
-    `SELECT kind, sum(items)::text AS n FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind IN ('erc20', 'nft') GROUP BY kind`,
-    [chain.id, wallet],
-  );
+  const sum = (logs: WalletLog[], k: WalletLogKind) => logs.filter((l) => l.kind === k).reduce((n, l) => n + l.items, 0);
+  const rows = at.whole
+    ? [{ kind: 'erc20', n: String(sum(at.whole, 'erc20')) }, { kind: 'nft', n: String(sum(at.whole, 'nft')) }]
+    : (
+        await (await db()).query<{ kind: string; n: string }>(
+          `SELECT kind, sum(items)::text AS n FROM evm_wallet_log WHERE chain_id = $1 AND address = $2 AND kind IN ('erc20', 'nft') GROUP BY kind`,
+          [chain.id, wallet],
+        )
+      ).rows;
   const kept = (k: string) => Number(rows.find((r) => r.kind === k)?.n ?? 0);
-  const tail = (k: WalletLogKind) => at.tail.filter((l) => l.kind === k).reduce((n, l) => n + l.items, 0);
-  return { token: kept('erc20') + tail('erc20'), nft: kept('nft') + tail('nft') };
+  return { token: kept('erc20') + sum(at.tail, 'erc20'), nft: kept('nft') + sum(at.tail, 'nft') };
 }
