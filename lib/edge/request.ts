@@ -16,22 +16,52 @@ function wellEncoded(path: string): boolean {
 /** A `.` or `..` segment, written plainly or %-encoded (the path is known to be well encoded). */
 export const hasDotSegment = (path: string) => path.split('/').some((seg) => ['.', '..'].includes(decodeURIComponent(seg)));
 
+/** What checkRequest reads from a path alone; each later fact is computed only when the earlier ones let it matter. */
+export interface PathFacts {
+  wellEncoded: boolean;
+  api: boolean;
+  dotSegment: boolean;
+  allow: string | undefined;
+}
+
+export function uncachedPathFacts(path: string): PathFacts {
+  const wellEncodedPath = wellEncoded(path);
+  const api = isApiPath(path);
+  const dotSegment = wellEncodedPath && api && hasDotSegment(path);
+  return { wellEncoded: wellEncodedPath, api, dotSegment, allow: wellEncodedPath && !dotSegment ? allowedMethods(path) : undefined };
+}
+
+// Kept per path: the guard checks every request, and a busy endpoint is asked the same path over and
+// over (the route table's match was the guard's largest cost). Bounded, oldest out; long paths are not kept.
+const FACTS_ENTRIES = 1024;
+const FACTS_KEY_CHARS = 1024;
+const facts = new Map<string, Readonly<PathFacts>>();
+
+export function pathFacts(path: string): Readonly<PathFacts> {
+  let f = facts.get(path);
+  if (f) return f;
+  f = Object.freeze(uncachedPathFacts(path));
+  if (path.length > FACTS_KEY_CHARS) return f;
+  if (facts.size >= FACTS_ENTRIES) facts.delete(facts.keys().next().value as string);
+  facts.set(path, f);
+  return f;
+}
+
 /**
  * The checks that need only a request's method, path (undecoded, without the query) and headers: what
  * Next would answer with a 5xx, an empty body or an HTML page. undefined: pass the request on.
  * Run by the node:http front (`npm start`) for every request and by proxy.ts for the paths it sees.
  */
 export function checkRequest(method: string, path: string, header: (name: string) => string | undefined): Answer | undefined {
-  if (!wellEncoded(path)) {
+  const { wellEncoded, api, dotSegment, allow } = pathFacts(path);
+  if (!wellEncoded) {
     // Next throws while decoding a malformed %-sequence in a path parameter and answers 500.
     return { status: 400, code: 'invalid_request', message: 'The path contains malformed percent-encoding.' };
   }
-  const api = isApiPath(path);
   // Next would resolve them, and answer the HTML 404 page.
-  if (api && hasDotSegment(path)) {
+  if (dotSegment) {
     return { status: 404, code: 'not_found', message: `No API operation at ${path}: dot segments ("." and "..", encoded or not) are not resolved.` };
   }
-  const allow = allowedMethods(path);
   if (allow === undefined) {
     // Only the API's catch-all matches: it answers every routed method 404, and so is every other.
     return ROUTED_METHODS.has(method) ? undefined : { status: 404, code: 'not_found', message: noOperation(path) };
