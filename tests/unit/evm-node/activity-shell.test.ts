@@ -44,7 +44,12 @@ interface Model {
   debug?: boolean;
   /** Blocks from `from` up are of another branch (a reorg): other hashes. */
   fork?: { from: number; tag: number };
-  calls: { method: string; params: unknown[] }[];
+  /** ots_searchTransactionsBefore from this block or below fails (a node error, not a refusal). */
+  failBelow?: number;
+  /** Every trace_filter call fails with this error (-32000), whatever its range. */
+  traceFilterError?: string;
+  /** When each call arrived (performance.now). */
+  calls: { method: string; params: unknown[]; at: number }[];
 }
 
 const hashOf = (n: number, m?: Model) => `0x${(m?.fork && n >= m.fork.from ? m.fork.tag : 0).toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
@@ -55,7 +60,10 @@ const txHash = (block: number, index: number) => `0x${'ab'.repeat(28)}${block.to
 const direct = (t: Tx, a: string) => t.from === a || t.to === a;
 
 function answer(m: Model, method: string, params: unknown[]): unknown {
-  m.calls.push({ method, params });
+  m.calls.push({ method, params, at: performance.now() });
+  const broken = () => {
+    throw Object.assign(new Error('internal error'), { rpc: -32000 });
+  };
   const none = () => {
     throw Object.assign(new Error('the method does not exist'), { rpc: -32601 });
   };
@@ -77,6 +85,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       const [address, block, size] = params as [string, number, number];
       const before = method === 'ots_searchTransactionsBefore';
       const start = before && block === 0 ? m.head + 1 : block;
+      if (m.failBelow && before && start <= m.failBelow) broken();
       const cands = m.txs.filter((t) => direct(t, address.toLowerCase()) && (before ? t.block < start : t.block > start)).sort((a, b) => (before ? b.block - a.block : a.block - b.block));
       const page: Tx[] = [];
       for (const t of cands) {
@@ -94,6 +103,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       const lo = Number(f.fromBlock);
       const hi = Number(f.toBlock);
       if (m.traceFilterProbeOnly && !(lo === m.head && hi === m.head)) return none();
+      if (m.traceFilterError && !(lo === m.head && hi === m.head)) throw Object.assign(new Error(m.traceFilterError), { rpc: -32000 });
       if (m.traceLimit && hi - lo + 1 > m.traceLimit) throw Object.assign(new Error(`block range is limited to ${m.traceLimit} blocks`), { rpc: -32000 });
       const out: unknown[] = [];
       for (const t of m.txs) {
@@ -359,5 +369,104 @@ describe('a chain that changed under a page', () => {
     expect(now.epoch).toBeGreaterThan(old.epoch);
     await ensureCovered(chainId, W, old, { order: 'DESC', from: 1, to: 300, need: 26 });
     expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+  }, 60_000);
+});
+
+describe('trace_filter refusing in use', () => {
+  it('an Otterscan node whose trace_filter is refused in use: beneficiaries from the chain traced block by block', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true, traceFilterProbeOnly: true, debug: true });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(all, 26));
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+    // Refused once (beside the probe of the head block), then known as not offered.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(200))).toHaveLength(1);
+  }, 60_000);
+
+  it('a node failing every trace_filter range: narrowed down to 10 blocks, then the page fails', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: false, traceFilter: true, traceFilterError: 'internal error' });
+    const at = await activityHead(chainId);
+    await expect(ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 })).rejects.toThrow(/internal error/);
+    const ranges = m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromAddress?: unknown }).fromAddress).map((c) => {
+      const f = c.params[0] as { fromBlock: string; toBlock: string };
+      return Number(f.toBlock) - Number(f.fromBlock) + 1;
+    });
+    // Each refusal narrows the range (a quarter, as the message names no limit); none is below 10 blocks.
+    expect(ranges.at(-1)).toBe(10);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i]).toBeLessThanOrEqual(ranges[i - 1]!);
+    expect(await indexed()).toEqual([]);
+  }, 60_000);
+});
+
+const fillOf = async () =>
+  (await pg.query<{ status: string; windows: number; jobs_started: number }>('SELECT status, windows, jobs_started FROM evm_wallet_fill WHERE chain_id = $1 AND address = $2', [chainId, W])).rows[0];
+const fillJob = () => g.__lanternActivity?.fills.get(`${chainId}:${W}`);
+const otsReadsOf = (m: Model, a: string) => m.calls.filter((c) => c.method.startsWith('ots_search') && c.params[0] === a);
+
+describe('the background fill', () => {
+  it('waits while another page of the wallet is read, and at most 2 s for another wallet\'s page', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    let releaseMine!: () => void;
+    let releaseOther!: () => void;
+    const mine = readingPage(chainId, W, () => new Promise<void>((r) => (releaseMine = r)));
+    const other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (releaseOther = r)));
+    // The first page ends (its fill starts) while the wallet's other page and another wallet's are read.
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 }));
+    const firstPage = otsReadsOf(m, W).length;
+    await vi.waitFor(async () => expect((await fillOf())?.status).toBe('running'));
+    // Longer than the wait for another wallet's page: an absence is seen only by waiting.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(otsReadsOf(m, W)).toHaveLength(firstPage);
+    releaseMine();
+    await mine;
+    const released = performance.now();
+    // Then it waits for the other wallet's page, which is still read: 2 s, no longer.
+    await vi.waitFor(() => expect(otsReadsOf(m, W).length).toBeGreaterThan(firstPage), { timeout: 20_000, interval: 50 });
+    expect(otsReadsOf(m, W)[firstPage]!.at - released).toBeGreaterThanOrEqual(1_990);
+    releaseOther();
+    await other;
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await fillOf())?.status).toBe('done');
+  }, 60_000);
+
+  it('a wallet its first page reads whole starts no job', async () => {
+    const m = chain({ head: 20, txs: txsOf(20, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 20, need: 26 }));
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await walletIndexState(chainId, W)).complete).toBe(true);
+    expect(await fillOf()).toBeUndefined();
+  }, 60_000);
+
+  it('the count waits up to its limit (null) while another instance reads the history, and takes over a job whose instance stopped', async () => {
+    const m = chain({ head: 400, txs: txsOf(400, 3), ots: true, traceFilter: true });
+    // Another instance's job, its heartbeat 2 s from stale.
+    await pg.query("INSERT INTO evm_wallet_fill (chain_id, address, status, heartbeat_at) VALUES ($1, $2, 'running', now() - interval '58 seconds')", [chainId, W]);
+    expect(await walletTransactionCount(chainId, W, 0)).toBeNull();
+    const firstPage = otsReadsOf(m, W).length;
+    expect(await indexed()).not.toEqual([]);
+    // This instance reads none of it while that job runs, then takes it over once its heartbeat is stale.
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(walletRows(m).length);
+    expect(otsReadsOf(m, W).length).toBeGreaterThan(firstPage);
+    const fill = await fillOf();
+    expect(fill).toMatchObject({ status: 'done', jobs_started: 2 });
+  }, 60_000);
+
+  it('a node failing under the fill: the job is marked failed, the count gives up at its limit, and the next page resumes it', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true, failBelow: 200 });
+    const at = await activityHead(chainId);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
+    await fillJob();
+    expect((await fillOf())?.status).toBe('failed');
+    expect(await walletTransactionCount(chainId, W, 500)).toBeNull();
+    m.failBelow = undefined;
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(walletRows(m).length);
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await fillOf())?.status).toBe('done');
   }, 60_000);
 });
