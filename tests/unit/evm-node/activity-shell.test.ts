@@ -327,6 +327,9 @@ describe('activity over a node without ots_', () => {
       return Number(f.toBlock) - Number(f.fromBlock) + 1;
     });
     expect(Math.max(...ranges.slice(1))).toBeLessThanOrEqual(300);
+    // Not the whole chain: the window stops after the first block range (2000 blocks) holding the page's rows.
+    const lowest = Math.min(...m.calls.filter((c) => c.method === 'trace_filter').map((c) => Number((c.params[0] as { fromBlock: string }).fromBlock)));
+    expect(lowest).toBeGreaterThan(3000);
     expect(m.calls.some((c) => c.method === 'ots_searchTransactionsBefore')).toBe(false);
     await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 5000, need: 26 });
     expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
