@@ -327,6 +327,8 @@ describe('activity over a node without ots_', () => {
       return Number(f.toBlock) - Number(f.fromBlock) + 1;
     });
     expect(Math.max(...ranges.slice(1))).toBeLessThanOrEqual(300);
+    // ... and asked in full.
+    expect(ranges.slice(1)).toContain(300);
     // Not the whole chain: the window stops after the first block range (2000 blocks) holding the page's rows.
     const lowest = Math.min(...m.calls.filter((c) => c.method === 'trace_filter').map((c) => Number((c.params[0] as { fromBlock: string }).fromBlock)));
     expect(lowest).toBeGreaterThan(3000);
@@ -351,6 +353,8 @@ describe('activity on nodes that offer less', () => {
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
     expect(m.calls.filter((c) => c.method.startsWith('ots_search'))).toHaveLength(1);
+    // One range, both sides at once.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(300))).toHaveLength(2);
   }, 60_000);
 
   it('ots_ without trace_filter: beneficiaries from the chain traced block by block', async () => {
@@ -362,6 +366,8 @@ describe('activity on nodes that offer less', () => {
     expect(m.calls.some((c) => c.method === 'debug_traceBlockByNumber')).toBe(true);
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
+    // Refused at the probe, so never asked in use.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(200))).toHaveLength(0);
   }, 60_000);
 });
 
@@ -399,10 +405,11 @@ describe('pages of one wallet', () => {
   it('a page of one block reads that block', async () => {
     const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
     const at = await activityHead(chainId);
-    await ensureCovered(chainId, W, at, { order: 'DESC', from: 150, to: 150, need: 26 });
-    const inBlock = walletRows(m).filter((r) => r.block === 150);
+    // Block 153: the wallet a SELFDESTRUCT's beneficiary (trace_filter over that one block).
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 153, to: 153, need: 26 });
+    const inBlock = walletRows(m).filter((r) => r.block === 153);
     expect(inBlock).toHaveLength(1);
-    expect((await indexed()).filter((r) => r.block === 150)).toEqual(inBlock);
+    expect((await indexed()).filter((r) => r.block === 153)).toEqual(inBlock);
   }, 60_000);
 
   it('after the chain grew, a page reads only the new blocks', async () => {
@@ -446,11 +453,16 @@ describe('trace_filter refusing in use', () => {
     expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(200))).toHaveLength(1);
   }, 60_000);
 
-  it('a node failing every trace_filter range: narrowed down to 10 blocks, then the page fails', async () => {
-    const m = chain({ head: 300, txs: txsOf(300, 3), ots: false, traceFilter: true, traceFilterError: 'internal error' });
+  it.each([
+    ['without ots_ (its transactions)', false],
+    ['with ots_ (its beneficiaries)', true],
+  ])('a node failing every trace_filter range, %s: narrowed down to 10 blocks, then the page fails', async (_, ots) => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots, traceFilter: true, traceFilterError: 'internal error' });
     const at = await activityHead(chainId);
     await expect(ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 })).rejects.toThrow(/internal error/);
-    const ranges = m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromAddress?: unknown }).fromAddress).map((c) => {
+    const probe = (f: { fromBlock: string; toBlock: string }) => f.fromBlock === hex(300) && f.toBlock === hex(300);
+    // One call per range for each side (toAddress: the beneficiaries, or with fromAddress the transactions).
+    const ranges = m.calls.filter((c) => c.method === 'trace_filter' && !probe(c.params[0] as never) && (c.params[0] as { toAddress?: unknown }).toAddress).map((c) => {
       const f = c.params[0] as { fromBlock: string; toBlock: string };
       return Number(f.toBlock) - Number(f.fromBlock) + 1;
     });
@@ -484,6 +496,8 @@ describe('the background fill', () => {
     // Then it waits for the other wallet's page, which is still read: 2 s, no longer.
     await vi.waitFor(() => expect(otsReadsOf(m, W).length).toBeGreaterThan(firstPage), { timeout: 20_000, interval: 50 });
     expect(otsReadsOf(m, W)[firstPage]!.at - released).toBeGreaterThanOrEqual(1_990);
+    // Its first window asks for EVM_HISTORY_WINDOW transactions, no more.
+    expect(otsReadsOf(m, W)[firstPage]!.params[2]).toBe(10);
     releaseOther();
     await other;
     await fillJob();
