@@ -412,6 +412,16 @@ describe('pages of one wallet', () => {
     expect((await indexed()).filter((r) => r.block === 153)).toEqual(inBlock);
   }, 60_000);
 
+  it('a page of the newest block alone: the fill reads the rest, its unfinal blocks not stored as read', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 200, to: 200, need: 26 }));
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect(await spans()).toEqual([[1, 195]]);
+    expect((await walletIndexState(chainId, W)).complete).toBe(true);
+  }, 60_000);
+
   it('after the chain grew, a page reads only the new blocks', async () => {
     const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
     vi.stubEnv('EVM_HEAD_TTL_MS', '0');
