@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
 import { activityHead, ensureCovered, readingPage, walletIndexState, walletTransactionCount } from '@/lib/sources/evm-node/activity';
 import { TOPIC_TRANSFER, addressTopic } from '@/lib/sources/evm-node/logs';
+import { log } from '@/lib/log';
 
 // activity.ts's node reads and SQL, against an in-process JSON-RPC node over a real HTTP socket (a small
 // chain model answering the methods activity uses, as Otterscan, Erigon/Reth and anvil define them) and
@@ -542,8 +543,15 @@ describe('the background fill', () => {
   it('a node failing under the fill: the job is marked failed, the count gives up at its limit, and the next page resumes it', async () => {
     const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true, failBelow: 200 });
     const at = await activityHead(chainId);
-    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
-    await fillJob();
+    const warn = vi.spyOn(log(), 'warn');
+    try {
+      await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
+      await fillJob();
+      // The operator's warning names the wallet and the node's error.
+      expect(warn).toHaveBeenCalledWith({ chainId, address: W, code: 'upstream_bad_response', err: expect.stringContaining('internal error') }, expect.any(String));
+    } finally {
+      warn.mockRestore();
+    }
     expect((await fillOf())?.status).toBe('failed');
     expect(await walletTransactionCount(chainId, W, 500)).toBeNull();
     m.failBelow = undefined;
