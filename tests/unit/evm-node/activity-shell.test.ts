@@ -49,6 +49,8 @@ interface Model {
   failBelow?: number;
   /** Every trace_filter call fails with this error (-32000), whatever its range. */
   traceFilterError?: string;
+  /** Awaited before a request (a call or a batch) is answered. */
+  hold?: (request: unknown) => Promise<void>;
   /** When each call arrived (performance.now). */
   calls: { method: string; params: unknown[]; at: number }[];
 }
@@ -188,9 +190,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const chainId = Number(req.url!.slice(1));
       const m = models.get(chainId)!;
+      if (m.hold) await m.hold(JSON.parse(body) as unknown);
       const one = (r: { id: unknown; method: string; params?: unknown[] }) => {
         try {
           return { jsonrpc: '2.0', id: r.id, result: answer(m, r.method, r.params ?? []) };
@@ -448,6 +451,43 @@ describe('pages of one wallet', () => {
     await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
     expect(otsReadsOf(m, W)).toHaveLength(2);
     expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+  }, 60_000);
+});
+
+describe('a chain that changed under the fill', () => {
+  it('the window it read on the old branch is not committed, and the next page resumes the fill on the new chain', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
+    vi.stubEnv('EVM_HEAD_TTL_MS', '0');
+    const at = await activityHead(chainId);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived!: () => void;
+    const heldNow = new Promise<void>((r) => (arrived = r));
+    // The fill's first search (the first below the page's window) waits until the chain has changed.
+    m.hold = async (request) => {
+      const calls = [request].flat() as { method: string; params: unknown[] }[];
+      if (calls.some((c) => c.method === 'ots_searchTransactionsBefore' && (c.params[1] as number) < 301)) {
+        m.hold = undefined;
+        arrived();
+        await held;
+      }
+    };
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
+    await heldNow;
+    m.fork = { from: 250, tag: 7 };
+    m.txs = [...m.txs.filter((t) => t.block < 250), ...txsOf(300, 2).filter((t) => t.block >= 250).map((t) => ({ ...t, hash: t.hash.replace('0xabab', '0xcdcd') }))];
+    expect((await activityHead(chainId)).epoch).toBeGreaterThan(at.epoch);
+    const warn = vi.spyOn(log(), 'warn');
+    try {
+      release();
+      await fillJob();
+      // Not a failure: no warning.
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await walletTransactionCount(chainId, W, 10_000)).toBe(walletRows(m).length);
+    expect(await indexed()).toEqual(walletRows(m));
   }, 60_000);
 });
 
