@@ -391,9 +391,9 @@ function startBackgroundFill(chainId: number, address: string): void {
   if (st.fills.has(key)) return;
   const job = inBackground(() => fill(chainId, address))
     .catch(async (e) => {
-      if (e instanceof ChainChangedError) return; // the next page starts it again on the new chain
-      log().warn({ chainId, address, code: (e as { code?: string }).code, err: e instanceof Error ? e.message : String(e) }, 'history fill stopped; the next page resumes it');
-      await (await db()).query("UPDATE evm_wallet_fill SET status = 'failed' WHERE chain_id = $1 AND address = $2", [chainId, address]).catch(() => undefined);
+      // A change of chain is no failure (the next page starts the fill again on the new chain); either way the claim is let go.
+      if (!(e instanceof ChainChangedError)) log().warn({ chainId, address, code: (e as { code?: string }).code, err: e instanceof Error ? e.message : String(e) }, 'history fill stopped; the next page resumes it');
+      await (await db()).query('UPDATE evm_wallet_fill SET status = $3 WHERE chain_id = $1 AND address = $2', [chainId, address, e instanceof ChainChangedError ? 'stopped' : 'failed']).catch(() => undefined);
     })
     .finally(() => st.fills.delete(key));
   st.fills.set(key, job);

@@ -6,6 +6,7 @@ import type { Db } from '@/lib/db';
 import { migrations } from '@/lib/db/migrations';
 import { activityHead, ensureCovered, readingPage, walletIndexState, walletTransactionCount } from '@/lib/sources/evm-node/activity';
 import { TOPIC_TRANSFER, addressTopic } from '@/lib/sources/evm-node/logs';
+import { log } from '@/lib/log';
 
 // activity.ts's node reads and SQL, against an in-process JSON-RPC node over a real HTTP socket (a small
 // chain model answering the methods activity uses, as Otterscan, Erigon/Reth and anvil define them) and
@@ -44,7 +45,14 @@ interface Model {
   debug?: boolean;
   /** Blocks from `from` up are of another branch (a reorg): other hashes. */
   fork?: { from: number; tag: number };
-  calls: { method: string; params: unknown[] }[];
+  /** ots_searchTransactionsBefore from this block or below fails (a node error, not a refusal). */
+  failBelow?: number;
+  /** Every trace_filter call fails with this error (-32000), whatever its range. */
+  traceFilterError?: string;
+  /** Awaited before a request (a call or a batch) is answered. */
+  hold?: (request: unknown) => Promise<void>;
+  /** When each call arrived (performance.now). */
+  calls: { method: string; params: unknown[]; at: number }[];
 }
 
 const hashOf = (n: number, m?: Model) => `0x${(m?.fork && n >= m.fork.from ? m.fork.tag : 0).toString(16).padStart(8, '0')}${n.toString(16).padStart(56, '0')}`;
@@ -55,7 +63,10 @@ const txHash = (block: number, index: number) => `0x${'ab'.repeat(28)}${block.to
 const direct = (t: Tx, a: string) => t.from === a || t.to === a;
 
 function answer(m: Model, method: string, params: unknown[]): unknown {
-  m.calls.push({ method, params });
+  m.calls.push({ method, params, at: performance.now() });
+  const broken = () => {
+    throw Object.assign(new Error('internal error'), { rpc: -32000 });
+  };
   const none = () => {
     throw Object.assign(new Error('the method does not exist'), { rpc: -32601 });
   };
@@ -77,6 +88,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       const [address, block, size] = params as [string, number, number];
       const before = method === 'ots_searchTransactionsBefore';
       const start = before && block === 0 ? m.head + 1 : block;
+      if (m.failBelow && before && start <= m.failBelow) broken();
       const cands = m.txs.filter((t) => direct(t, address.toLowerCase()) && (before ? t.block < start : t.block > start)).sort((a, b) => (before ? b.block - a.block : a.block - b.block));
       const page: Tx[] = [];
       for (const t of cands) {
@@ -94,6 +106,7 @@ function answer(m: Model, method: string, params: unknown[]): unknown {
       const lo = Number(f.fromBlock);
       const hi = Number(f.toBlock);
       if (m.traceFilterProbeOnly && !(lo === m.head && hi === m.head)) return none();
+      if (m.traceFilterError && !(lo === m.head && hi === m.head)) throw Object.assign(new Error(m.traceFilterError), { rpc: -32000 });
       if (m.traceLimit && hi - lo + 1 > m.traceLimit) throw Object.assign(new Error(`block range is limited to ${m.traceLimit} blocks`), { rpc: -32000 });
       const out: unknown[] = [];
       for (const t of m.txs) {
@@ -177,9 +190,10 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const chainId = Number(req.url!.slice(1));
       const m = models.get(chainId)!;
+      if (m.hold) await m.hold(JSON.parse(body) as unknown);
       const one = (r: { id: unknown; method: string; params?: unknown[] }) => {
         try {
           return { jsonrpc: '2.0', id: r.id, result: answer(m, r.method, r.params ?? []) };
@@ -254,6 +268,11 @@ function txsOf(head: number, every: number): Tx[] {
 const page = (rows: { block: number; index: number; hash: string }[], n: number, after?: { block: number; index: number }) =>
   rows.filter((r) => !after || r.block < after.block || (r.block === after.block && r.index < after.index)).slice(0, n);
 
+const fillOf = async () =>
+  (await pg.query<{ status: string; windows: number; jobs_started: number }>('SELECT status, windows, jobs_started FROM evm_wallet_fill WHERE chain_id = $1 AND address = $2', [chainId, W])).rows[0];
+const fillJob = () => g.__lanternActivity?.fills.get(`${chainId}:${W}`);
+const otsReadsOf = (m: Model, a: string) => m.calls.filter((c) => c.method.startsWith('ots_search') && c.params[0] === a);
+
 describe('activity over an Otterscan node with trace_filter', () => {
   it('a first page, the next, and an oldest-first page read the windows holding them; the count is the whole history', async () => {
     const m = chain({ head: 400, txs: txsOf(400, 3), ots: true, traceFilter: true });
@@ -312,6 +331,11 @@ describe('activity over a node without ots_', () => {
       return Number(f.toBlock) - Number(f.fromBlock) + 1;
     });
     expect(Math.max(...ranges.slice(1))).toBeLessThanOrEqual(300);
+    // ... and asked in full.
+    expect(ranges.slice(1)).toContain(300);
+    // Not the whole chain: the window stops after the first block range (2000 blocks) holding the page's rows.
+    const lowest = Math.min(...m.calls.filter((c) => c.method === 'trace_filter').map((c) => Number((c.params[0] as { fromBlock: string }).fromBlock)));
+    expect(lowest).toBeGreaterThan(3000);
     expect(m.calls.some((c) => c.method === 'ots_searchTransactionsBefore')).toBe(false);
     await ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 5000, need: 26 });
     expect([...(await indexed())].reverse().slice(0, 26)).toEqual([...all].reverse().slice(0, 26));
@@ -333,6 +357,8 @@ describe('activity on nodes that offer less', () => {
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
     expect(m.calls.filter((c) => c.method.startsWith('ots_search'))).toHaveLength(1);
+    // One range, both sides at once.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(300))).toHaveLength(2);
   }, 60_000);
 
   it('ots_ without trace_filter: beneficiaries from the chain traced block by block', async () => {
@@ -344,6 +370,8 @@ describe('activity on nodes that offer less', () => {
     expect(m.calls.some((c) => c.method === 'debug_traceBlockByNumber')).toBe(true);
     expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
     expect(await indexed()).toEqual(all);
+    // Refused at the probe, so never asked in use.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(200))).toHaveLength(0);
   }, 60_000);
 });
 
@@ -359,5 +387,216 @@ describe('a chain that changed under a page', () => {
     expect(now.epoch).toBeGreaterThan(old.epoch);
     await ensureCovered(chainId, W, old, { order: 'DESC', from: 1, to: 300, need: 26 });
     expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+    // Read again at the new head: its unfinal tail (above 300 - 5) is not stored as read either.
+    for (const [, hi] of await spans()) expect(hi).toBeLessThanOrEqual(295);
+  }, 60_000);
+});
+
+describe('pages of one wallet', () => {
+  it("the wallet page's queries at once (its newest row, its newest page, its oldest row) read the node once", async () => {
+    const m = chain({ head: 60, txs: txsOf(60, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await Promise.all([
+      ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 60, need: 2 }),
+      ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 60, need: 26 }),
+      ensureCovered(chainId, W, at, { order: 'ASC', from: 1, to: 60, need: 2 }),
+    ]);
+    // The newest window of a small wallet is all of it: the others wait for it and read nothing.
+    expect(otsReadsOf(m, W)).toHaveLength(1);
+    expect(await indexed()).toEqual(walletRows(m));
+  }, 60_000);
+
+  it('a page of one block reads that block', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    // Block 153: the wallet a SELFDESTRUCT's beneficiary (trace_filter over that one block).
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 153, to: 153, need: 26 });
+    const inBlock = walletRows(m).filter((r) => r.block === 153);
+    expect(inBlock).toHaveLength(1);
+    expect((await indexed()).filter((r) => r.block === 153)).toEqual(inBlock);
+  }, 60_000);
+
+  it('a page of the newest block alone: the fill reads the rest, its unfinal blocks not stored as read', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 200, to: 200, need: 26 }));
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect(await spans()).toEqual([[1, 195]]);
+    expect((await walletIndexState(chainId, W)).complete).toBe(true);
+  }, 60_000);
+
+  it('after the chain grew, a page reads only the new blocks', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
+    vi.stubEnv('EVM_HEAD_TTL_MS', '0');
+    await ensureCovered(chainId, W, await activityHead(chainId), { order: 'DESC', from: 1, to: 300, need: 26 });
+    m.head = 330;
+    m.txs = txsOf(330, 3);
+    const at = await activityHead(chainId);
+    expect(at.head).toBe(330);
+    const before = otsReadsOf(m, W).length;
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 330, need: 26 });
+    // One search up from the blocks read before (296, past their final part), none down from the head.
+    expect(otsReadsOf(m, W).slice(before).map((c) => [c.method, c.params[1]])).toEqual([['ots_searchTransactionsAfter', 295]]);
+    expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+  }, 60_000);
+
+  it('an ots_ search failing (not a refusal) fails the page; nothing slower stands in, and ots_ is asked again next time', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true, failBelow: 1_000 });
+    const at = await activityHead(chainId);
+    await expect(ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 })).rejects.toThrow(/internal error/);
+    expect(m.calls.some((c) => c.method === 'trace_filter' && (c.params[0] as { fromAddress?: unknown }).fromAddress)).toBe(false);
+    expect(m.calls.some((c) => c.method === 'eth_getBlockByNumber' && c.params[1] === true)).toBe(false);
+    m.failBelow = undefined;
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
+    expect(otsReadsOf(m, W)).toHaveLength(2);
+    expect(page(await indexed(), 26)).toEqual(page(walletRows(m), 26));
+  }, 60_000);
+});
+
+describe('a chain that changed under the fill', () => {
+  it('the window it read on the old branch is not committed, and the next page resumes the fill on the new chain', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true });
+    vi.stubEnv('EVM_HEAD_TTL_MS', '0');
+    const at = await activityHead(chainId);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let arrived!: () => void;
+    const heldNow = new Promise<void>((r) => (arrived = r));
+    // The fill's first search (the first below the page's window) waits until the chain has changed.
+    m.hold = async (request) => {
+      const calls = [request].flat() as { method: string; params: unknown[] }[];
+      if (calls.some((c) => c.method === 'ots_searchTransactionsBefore' && (c.params[1] as number) < 301)) {
+        m.hold = undefined;
+        arrived();
+        await held;
+      }
+    };
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
+    await heldNow;
+    m.fork = { from: 250, tag: 7 };
+    m.txs = [...m.txs.filter((t) => t.block < 250), ...txsOf(300, 2).filter((t) => t.block >= 250).map((t) => ({ ...t, hash: t.hash.replace('0xabab', '0xcdcd') }))];
+    expect((await activityHead(chainId)).epoch).toBeGreaterThan(at.epoch);
+    const warn = vi.spyOn(log(), 'warn');
+    try {
+      release();
+      await fillJob();
+      // Not a failure: no warning.
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+    expect(await walletTransactionCount(chainId, W, 10_000)).toBe(walletRows(m).length);
+    expect(await indexed()).toEqual(walletRows(m));
+  }, 60_000);
+});
+
+describe('trace_filter refusing in use', () => {
+  it('an Otterscan node whose trace_filter is refused in use: beneficiaries from the chain traced block by block', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true, traceFilterProbeOnly: true, debug: true });
+    const all = walletRows(m);
+    const at = await activityHead(chainId);
+    await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
+    expect(page(await indexed(), 26)).toEqual(page(all, 26));
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(all.length);
+    expect(await indexed()).toEqual(all);
+    // Refused once (beside the probe of the head block), then known as not offered.
+    expect(m.calls.filter((c) => c.method === 'trace_filter' && (c.params[0] as { fromBlock: string }).fromBlock !== hex(200))).toHaveLength(1);
+  }, 60_000);
+
+  it.each([
+    ['without ots_ (its transactions)', false],
+    ['with ots_ (its beneficiaries)', true],
+  ])('a node failing every trace_filter range, %s: narrowed down to 10 blocks, then the page fails', async (_, ots) => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots, traceFilter: true, traceFilterError: 'internal error' });
+    const at = await activityHead(chainId);
+    await expect(ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 })).rejects.toThrow(/internal error/);
+    const probe = (f: { fromBlock: string; toBlock: string }) => f.fromBlock === hex(300) && f.toBlock === hex(300);
+    // One call per range for each side (toAddress: the beneficiaries, or with fromAddress the transactions).
+    const ranges = m.calls.filter((c) => c.method === 'trace_filter' && !probe(c.params[0] as never) && (c.params[0] as { toAddress?: unknown }).toAddress).map((c) => {
+      const f = c.params[0] as { fromBlock: string; toBlock: string };
+      return Number(f.toBlock) - Number(f.fromBlock) + 1;
+    });
+    // Each refusal narrows the range (a quarter, as the message names no limit); none is below 10 blocks.
+    expect(ranges.at(-1)).toBe(10);
+    expect(ranges.filter((r) => r === 10)).toHaveLength(1);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i]).toBeLessThanOrEqual(ranges[i - 1]!);
+    expect(await indexed()).toEqual([]);
+  }, 60_000);
+});
+
+
+describe('the background fill', () => {
+  it('waits while another page of the wallet is read, and at most 2 s for another wallet\'s page', async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    let releaseMine!: () => void;
+    let releaseOther!: () => void;
+    const mine = readingPage(chainId, W, () => new Promise<void>((r) => (releaseMine = r)));
+    const other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (releaseOther = r)));
+    // The first page ends (its fill starts) while the wallet's other page and another wallet's are read.
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 }));
+    const firstPage = otsReadsOf(m, W).length;
+    await vi.waitFor(async () => expect((await fillOf())?.status).toBe('running'));
+    // Longer than the wait for another wallet's page: an absence is seen only by waiting.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(otsReadsOf(m, W)).toHaveLength(firstPage);
+    releaseMine();
+    await mine;
+    const released = performance.now();
+    // Then it waits for the other wallet's page, which is still read: 2 s, no longer.
+    await vi.waitFor(() => expect(otsReadsOf(m, W).length).toBeGreaterThan(firstPage), { timeout: 20_000, interval: 50 });
+    expect(otsReadsOf(m, W)[firstPage]!.at - released).toBeGreaterThanOrEqual(1_990);
+    // Its first window asks for EVM_HISTORY_WINDOW transactions, no more.
+    expect(otsReadsOf(m, W)[firstPage]!.params[2]).toBe(10);
+    releaseOther();
+    await other;
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await fillOf())?.status).toBe('done');
+  }, 60_000);
+
+  it('a wallet its first page reads whole starts no job', async () => {
+    const m = chain({ head: 20, txs: txsOf(20, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 20, need: 26 }));
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await walletIndexState(chainId, W)).complete).toBe(true);
+    expect(await fillOf()).toBeUndefined();
+  }, 60_000);
+
+  it('the count waits up to its limit (null) while another instance reads the history, and takes over a job whose instance stopped', async () => {
+    const m = chain({ head: 400, txs: txsOf(400, 3), ots: true, traceFilter: true });
+    // Another instance's job, its heartbeat 2 s from stale.
+    await pg.query("INSERT INTO evm_wallet_fill (chain_id, address, status, heartbeat_at) VALUES ($1, $2, 'running', now() - interval '58 seconds')", [chainId, W]);
+    expect(await walletTransactionCount(chainId, W, 0)).toBeNull();
+    const firstPage = otsReadsOf(m, W).length;
+    expect(await indexed()).not.toEqual([]);
+    // This instance reads none of it while that job runs, then takes it over once its heartbeat is stale.
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(walletRows(m).length);
+    expect(otsReadsOf(m, W).length).toBeGreaterThan(firstPage);
+    const fill = await fillOf();
+    expect(fill).toMatchObject({ status: 'done', jobs_started: 2 });
+  }, 60_000);
+
+  it('a node failing under the fill: the job is marked failed, the count gives up at its limit, and the next page resumes it', async () => {
+    const m = chain({ head: 300, txs: txsOf(300, 3), ots: true, traceFilter: true, failBelow: 200 });
+    const at = await activityHead(chainId);
+    const warn = vi.spyOn(log(), 'warn');
+    try {
+      await readingPage(chainId, W, () => ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 300, need: 26 }));
+      await fillJob();
+      // The operator's warning names the wallet and the node's error.
+      expect(warn).toHaveBeenCalledWith({ chainId, address: W, code: 'upstream_bad_response', err: expect.stringContaining('internal error') }, expect.any(String));
+    } finally {
+      warn.mockRestore();
+    }
+    expect((await fillOf())?.status).toBe('failed');
+    expect(await walletTransactionCount(chainId, W, 500)).toBeNull();
+    m.failBelow = undefined;
+    expect(await walletTransactionCount(chainId, W, 30_000)).toBe(walletRows(m).length);
+    expect(await indexed()).toEqual(walletRows(m));
+    expect((await fillOf())?.status).toBe('done');
   }, 60_000);
 });
