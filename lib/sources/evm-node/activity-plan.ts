@@ -138,6 +138,16 @@ export function otsPage(method: 'ots_searchTransactionsBefore' | 'ots_searchTran
   };
 }
 
+/** The rows of a window that fall in the page (its range, beyond its cursor), in the page's order. */
+export function pageRowsOf(need: PageNeed, rows: readonly Row[]): Row[] {
+  const desc = need.order === 'DESC';
+  const a = need.after;
+  const beyond = (r: Row) => !a || (desc ? r.block < a.block || (r.block === a.block && r.index < a.index) : r.block > a.block || (r.block === a.block && r.index > a.index));
+  return rows
+    .filter((r) => r.block >= need.from && r.block <= need.to && beyond(r))
+    .sort((x, y) => (desc ? y.block - x.block || y.index - x.index : x.block - y.block || x.index - y.index));
+}
+
 /**
  * The blocks an ots_ page read for a window, and its rows in them. A page holds whole blocks, so it read
  * every block from the window's start to the farthest block it returned; at the chain's edge, or with

@@ -10,7 +10,8 @@ import { methodLabels } from './decode';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
-import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
+import { blockTimestamp, txFactsStaged, type TxFacts } from './tx-facts';
+import { contractFacts } from './contracts';
 import { movesValue } from './transfers';
 import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
@@ -55,7 +56,13 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
   // rest is read in the background once the page has read what it shows (its traces above all).
   return readingPage(chain.id, wallet, async () => {
-    await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
+    // The facts of the rows a window finds for the page are read as soon as it finds them, beside the
+    // rest of the window's reads and its commit (their method labels' contract reads too).
+    const prefetch = (rows: { hash: string }[]) => {
+      const staged = txFactsStaged(chain.id, rows.slice(0, limit).map((r) => r.hash), head - reorgDepth());
+      staged.partial.then((m) => contractFacts(chain.id, [...m.values()].filter((f) => f.selector).map((f) => f.to))).catch(() => undefined);
+    };
+    await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 }, prefetch);
     return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces });
   });
 }
@@ -92,9 +99,7 @@ async function readPage(
     params,
   );
   const pageRows = rows.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageRows.map((r) => r.tx_hash), head - reorgDepth(), { traces });
-  const txs = pageRows.map((r) => facts.get(r.tx_hash)!);
-  const result = await render(chain, wallet, txs, query);
+  const result = await render(chain, wallet, pageRows.map((r) => r.tx_hash), head - reorgDepth(), query, traces);
   const last = pageRows[pageRows.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -152,8 +157,7 @@ async function tokenPage(
     .sort(compare)
     .slice(0, limit + 1);
   const pageHits = hits.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageHits.map((h) => h.hash), at.head - reorgDepth(), { traces });
-  const result = await render(chain, wallet, pageHits.map((h) => facts.get(h.hash)!), query);
+  const result = await render(chain, wallet, pageHits.map((h) => h.hash), at.head - reorgDepth(), query, traces);
   const last = pageHits[pageHits.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -201,19 +205,30 @@ function direction(wallet: string, from: string, to: string | null): 'send' | 'r
   return null;
 }
 
-async function render(chain: Chain, wallet: string, txs: TxFacts[], query: HistoryQuery): Promise<WalletTransaction[]> {
+/**
+ * The page's rows from their facts. What the rows need besides (token facts, method labels) depends on
+ * no trace: it is read from the facts without traces, while the traces are read.
+ */
+async function render(chain: Chain, wallet: string, hashes: string[], finalBlock: number, query: HistoryQuery, traces: 'later' | undefined): Promise<WalletTransaction[]> {
+  const staged = txFactsStaged(chain.id, hashes, finalBlock);
+  const inOrder = (m: Map<string, TxFacts>) => hashes.map((h) => m.get(h)!);
+  const [reads, txs] = await Promise.all([staged.partial.then((m) => renderReads(chain, inOrder(m), query)), (traces === 'later' ? staged.partial : staged.complete).then(inOrder)]);
+  const native = chain.nativeCurrency;
+  return txs.map((t) => renderTx(chain.id, t, wallet, native, reads.tokens, query, reads.meta, reads.labels.get(t.hash) ?? null));
+}
+
+async function renderReads(chain: Chain, txs: TxFacts[], query: HistoryQuery) {
   const wanted = new Map<string, 'erc20' | 'erc721' | 'erc1155'>();
   for (const t of txs) {
     for (const m of t.erc20) wanted.set(m.token, 'erc20');
     for (const m of t.nft) wanted.set(m.token, m.standard);
   }
-  const tokens = await tokenFactsMany(chain.id, [...wanted].map(([address, hint]) => ({ address, hint })));
-  const meta = query.nft_metadata
-    ? await tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard }))))
-    : undefined;
-  const native = chain.nativeCurrency;
-  const labels = await methodLabels(chain.id, txs);
-  return txs.map((t) => renderTx(chain.id, t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
+  const [tokens, meta, labels] = await Promise.all([
+    tokenFactsMany(chain.id, [...wanted].map(([address, hint]) => ({ address, hint }))),
+    query.nft_metadata ? tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard })))) : undefined,
+    methodLabels(chain.id, txs),
+  ]);
+  return { tokens, meta, labels };
 }
 
 /** One transaction as the hosted wallet-history API shapes it, from its facts (pure: every read is the caller's). */

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Hex } from 'viem';
 import { db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
 import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
@@ -67,13 +68,40 @@ function remember(chainId: number, f: TxFacts) {
  * is read once, whoever asks for it meanwhile.
  */
 export async function txFactsMany(chainId: number, hashes: string[], finalBlock: number, opts: { traces?: 'now' | 'later' } = {}): Promise<Map<string, TxFacts>> {
+  const staged = txFactsStaged(chainId, hashes, finalBlock);
+  return opts.traces === 'later' ? staged.partial : staged.complete;
+}
+
+/**
+ * txFactsMany's two stages at once: `partial` (traces possibly still being read, as with traces 'later')
+ * and `complete`. What a page derives from the rest of the facts (token facts, method labels) can then
+ * be read while the traces are (history.ts).
+ */
+export function txFactsStaged(chainId: number, hashes: string[], finalBlock: number): { partial: Promise<Map<string, TxFacts>>; complete: Promise<Map<string, TxFacts>> } {
+  const known = knownOrReading(chainId, hashes, finalBlock);
+  const stage = (which: 'partial' | 'complete') =>
+    known.then(async ({ out, pending }) => {
+      const m = new Map(out);
+      for (const f of await Promise.all(pending.map((r) => r[which]))) m.set(f.hash, f);
+      return m;
+    });
+  const partial = stage('partial');
+  const complete = stage('complete');
+  // A caller may await only one of them: the other is never unhandled.
+  partial.catch(() => undefined);
+  complete.catch(() => undefined);
+  return { partial, complete };
+}
+
+/** The facts in memory or kept, and the reads of the others (started here where nobody reads them yet). */
+async function knownOrReading(chainId: number, hashes: string[], finalBlock: number): Promise<{ out: Map<string, TxFacts>; pending: { partial: Promise<TxFacts>; complete: Promise<TxFacts> }[] }> {
   const out = new Map<string, TxFacts>();
   let missing = hashes.filter((h) => {
     const m = memory.get(`${chainId}:${h}`);
     if (m) out.set(h, m);
     return !m;
   });
-  if (missing.length === 0) return out;
+  if (missing.length === 0) return { out, pending: [] };
   const d = await db();
   const { rows } = await d.query<{ hash: string; facts: string }>('SELECT hash, facts FROM evm_tx WHERE chain_id = $1 AND hash = ANY($2)', [chainId, missing]);
   for (const r of rows) {
@@ -82,14 +110,19 @@ export async function txFactsMany(chainId: number, hashes: string[], finalBlock:
     out.set(r.hash, f);
   }
   missing = missing.filter((h) => !out.has(h));
-  if (missing.length === 0) return out;
-  // Those another caller is reading already, and the rest, read now (once, for everyone).
-  const toRead = missing.filter((h) => !reads.has(`${chainId}:${h}`));
+  if (missing.length === 0) return { out, pending: [] };
+  // Those another caller is reading already, and the rest, read now (once, for everyone). Looked up
+  // again: a read may have ended (its facts remembered) while the query above ran.
+  const toRead = missing.filter((h) => !reads.has(`${chainId}:${h}`) && !memory.has(`${chainId}:${h}`));
   if (toRead.length > 0) startReading(chainId, toRead, finalBlock);
-  const mine = missing.map((h) => reads.get(`${chainId}:${h}`)!);
-  const got = await Promise.all(mine.map((r) => (opts.traces === 'later' ? r.partial : r.complete)));
-  for (const f of got) out.set(f.hash, f);
-  return out;
+  const pending: { partial: Promise<TxFacts>; complete: Promise<TxFacts> }[] = [];
+  for (const h of missing) {
+    const r = reads.get(`${chainId}:${h}`);
+    const m = memory.get(`${chainId}:${h}`);
+    if (r) pending.push(r);
+    else if (m) out.set(h, m);
+  }
+  return { out, pending };
 }
 
 /**
@@ -112,20 +145,22 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
     // and one per block where several of these transactions share one.
     const [calls, ts] = await Promise.all([traceMany(chainId, rs.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)), times]);
     const fetched = rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
-    const final = fetched.filter((f) => f.blockNumber <= finalBlock);
-    if (final.length > 0) {
-      const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-      await (await db()).query(
-        `INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`,
-        [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])],
-      );
-      for (const f of final) remember(chainId, f);
-    }
+    // Remembered now, kept in the database after the answer: until then this read stays in `reads`.
+    for (const f of fetched) if (f.blockNumber <= finalBlock) remember(chainId, f);
     return fetched;
   })();
+  const written = complete.then(async (fetched) => {
+    const final = fetched.filter((f) => f.blockNumber <= finalBlock);
+    if (final.length === 0) return;
+    const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+    await (await db())
+      .query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])])
+      // Not kept this time: read from the node again when asked after they leave memory.
+      .catch((e) => log().warn({ chainId, err: e instanceof Error ? e.message : String(e) }, 'transaction facts not kept'));
+  });
   // Nobody may be waiting for the complete facts (a first sight's page already answered): never unhandled.
   complete.catch(() => undefined);
-  const done = complete.finally(() => {
+  const done = written.finally(() => {
     for (const h of hashes) if (reads.get(`${chainId}:${h}`)?.complete === byHash.get(h)) reads.delete(`${chainId}:${h}`);
   });
   done.catch(() => undefined);
