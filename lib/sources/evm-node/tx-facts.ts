@@ -49,8 +49,11 @@ const MEMORY_MAX = 20_000;
  * reorg has another block). Unfinal transactions are read from the node each time.
  */
 const memory = new Map<string, TxFacts>();
+/** How many chain changes this process has seen per chain: facts read before one are neither remembered nor kept. */
+const changes = new Map<number, number>();
 onChainChange((chainId) => {
   for (const m of [memory, blockMemory]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
+  changes.set(chainId, (changes.get(chainId) ?? 0) + 1);
 });
 
 function remember(chainId: number, f: TxFacts) {
@@ -136,6 +139,7 @@ const gr = globalThis as unknown as {
 const reads = (gr.__lanternTxReads ??= new Map());
 
 function startReading(chainId: number, hashes: string[], finalBlock: number): void {
+  const seen = changes.get(chainId) ?? 0;
   const read = Promise.all(hashes.map((h) => readTx(chainId, h)));
   const times = read.then((rs) => Promise.all(rs.map((r) => blockTimestamp(chainId, Number(r.tx.blockNumber)))));
   const partial = Promise.all([read, times]).then(([rs, ts]) => rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : undefined)));
@@ -145,19 +149,12 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
     // and one per block where several of these transactions share one.
     const [calls, ts] = await Promise.all([traceMany(chainId, rs.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)), times]);
     const fetched = rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
-    // Remembered now, kept in the database after the answer: until then this read stays in `reads`.
-    for (const f of fetched) if (f.blockNumber <= finalBlock) remember(chainId, f);
+    // Remembered now and kept in the database after the answer (a page waits for neither the INSERT
+    // nor its CPU): until then this read stays in `reads`, so no reader in this process misses them.
+    if ((changes.get(chainId) ?? 0) === seen) for (const f of fetched) if (f.blockNumber <= finalBlock) remember(chainId, f);
     return fetched;
   })();
-  const written = complete.then(async (fetched) => {
-    const final = fetched.filter((f) => f.blockNumber <= finalBlock);
-    if (final.length === 0) return;
-    const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-    await (await db())
-      .query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])])
-      // Not kept this time: read from the node again when asked after they leave memory.
-      .catch((e) => log().warn({ chainId, err: e instanceof Error ? e.message : String(e) }, 'transaction facts not kept'));
-  });
+  const written = complete.then((fetched) => keepLater(chainId, fetched.filter((f) => f.blockNumber <= finalBlock), seen));
   // Nobody may be waiting for the complete facts (a first sight's page already answered): never unhandled.
   complete.catch(() => undefined);
   const done = written.finally(() => {
@@ -173,6 +170,35 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
     p.catch(() => undefined);
     reads.set(`${chainId}:${h}`, { partial: p, complete: c });
   }
+}
+
+const gw = globalThis as unknown as { __lanternTxFactWrites?: Map<number, Promise<void>> };
+const writes = (gw.__lanternTxFactWrites ??= new Map<number, Promise<void>>());
+
+/** Resolves once every final transaction's facts read so far on the chain are in evm_tx (or their write failed and was logged). */
+export function txFactsKept(chainId: number): Promise<void> {
+  return writes.get(chainId) ?? Promise.resolve();
+}
+
+/** Queues the facts' write after the chain's pending ones; dropped after a chain change since they were read (its clean-up has run). */
+function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
+  if (facts.length === 0) return Promise.resolve();
+  const write = txFactsKept(chainId)
+    .then(async () => {
+      if ((changes.get(chainId) ?? 0) !== seen) return;
+      const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+      await (await db()).query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
+        chainId,
+        ...facts.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)]),
+      ]);
+    })
+    // Not kept this time: read from the node again once they leave memory.
+    .catch((e: unknown) => log().warn({ chainId, txs: facts.length, err: e instanceof Error ? e.message : String(e) }, 'transaction facts could not be kept; they are read again next time'));
+  writes.set(chainId, write);
+  void write.finally(() => {
+    if (writes.get(chainId) === write) writes.delete(chainId);
+  });
+  return write;
 }
 
 /** A transaction and its receipt as eth_getTransactionByHash / eth_getTransactionReceipt answer (the fields read). */
