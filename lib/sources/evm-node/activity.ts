@@ -27,6 +27,7 @@ import {
   otsCall,
   otsPage,
   otsWindow,
+  mayRunCode,
   pageRowsOf,
   rangeChunks,
   reachPlan,
@@ -83,6 +84,9 @@ interface Ctx {
 }
 
 export type { PageNeed };
+
+/** A row of a page as a window first names it, with whether the node's answer hints that it ran code. */
+export type NamedRow = Row & { mayRunCode: boolean };
 
 /** A window finding nothing this many times in a row is a bug: stop rather than loop. */
 const MAX_STEPS = 10_000;
@@ -166,7 +170,7 @@ export async function activityHead(chainId: number): Promise<{ head: number; epo
  * evm_wallet_activity returns exactly the wallet's transactions. Called within readingPage, which
  * starts the background fill of the rest once the page has read what it shows.
  */
-export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed, onRows?: (rows: Row[]) => void): Promise<void> {
+export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed, onRows?: (rows: NamedRow[]) => void): Promise<void> {
   const ctx: Ctx = { chainId, address, head: at.head, epoch: at.epoch, final: at.head - reorgDepth() };
   if (need.from > need.to) return;
   const key = `${chainId}:${address}:${need.order}`;
@@ -205,7 +209,7 @@ async function coverage(ctx: Ctx): Promise<Span[]> {
  * `onRows`: told the page's rows of the window that reaches the page's first block, as soon as the node
  * named them (before the window's other reads and its commit), so their facts can be read meanwhile.
  */
-async function cover(ctx: Ctx, need: PageNeed, onRows?: (rows: Row[]) => void): Promise<void> {
+async function cover(ctx: Ctx, need: PageNeed, onRows?: (rows: NamedRow[]) => void): Promise<void> {
   for (let step = 0; step < MAX_STEPS; step++) {
     const next = coverStep(await coverage(ctx), need);
     if (next.kind === 'done') return;
@@ -236,18 +240,18 @@ async function countRows(ctx: Ctx, need: PageNeed, lo: number, hi: number): Prom
  * Reads a window from its start towards its end holding at least `want` transactions (or to its end),
  * commits it and returns its far end: with ots_ one page of whole blocks, else block ranges.
  */
-async function readWindow(ctx: Ctx, w: Window, want: number, onRows?: (rows: Row[]) => void): Promise<number> {
+async function readWindow(ctx: Ctx, w: Window, want: number, onRows?: (rows: NamedRow[]) => void): Promise<number> {
   if (emptyWindow(w)) return w.end;
   const caps = await nodeCapabilities(ctx.chainId);
   if (caps.ots) {
     const call = otsCall(w);
     const page = await rpc<OtsAnswer>(ctx.chainId, call.method, [ctx.address, call.block, want]).then(
-      (a) => otsPage(call.method, a),
+      (a) => ({ ...otsPage(call.method, a), code: mayRunCode(a) }),
       (e) => otsFallback(ctx.chainId, e),
     );
     if (page) {
       const { lo, hi, direct } = otsWindow(w, page);
-      onRows?.(direct);
+      onRows?.(direct.map((r) => ({ ...r, mayRunCode: page.code.has(r.hash) })));
       return commitWindow(ctx, lo, hi, direct, want, w.dir);
     }
   }

@@ -3,14 +3,14 @@ import { formatUnits } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
-import { activityHead, ensureCovered, readingPage } from './activity';
+import { activityHead, ensureCovered, readingPage, type NamedRow } from './activity';
 import { categorise, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { methodLabels } from './decode';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
-import { blockTimestamp, txFactsStaged, type TxFacts } from './tx-facts';
+import { blockTimestamp, prefetchFacts, txFactsStaged, type TxFacts } from './tx-facts';
 import { contractFacts } from './contracts';
 import { movesValue } from './transfers';
 import { walletLogs } from './wallet-logs';
@@ -58,8 +58,10 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   return readingPage(chain.id, wallet, async () => {
     // The facts of the rows a window finds for the page are read as soon as it finds them, beside the
     // rest of the window's reads and its commit (their method labels' contract reads too).
-    const prefetch = (rows: { hash: string }[]) => {
-      const staged = txFactsStaged(chain.id, rows.slice(0, limit).map((r) => r.hash), head - reorgDepth());
+    const prefetch = (rows: NamedRow[]) => {
+      const shown = rows.slice(0, limit);
+      prefetchFacts(chain.id, shown);
+      const staged = txFactsStaged(chain.id, shown.map((r) => r.hash), head - reorgDepth());
       staged.partial.then((m) => contractFacts(chain.id, [...m.values()].filter((f) => f.selector).map((f) => f.to))).catch(() => undefined);
     };
     await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 }, prefetch);

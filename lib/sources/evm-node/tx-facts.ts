@@ -52,7 +52,7 @@ const memory = new Map<string, TxFacts>();
 /** How many chain changes this process has seen per chain: facts read before one are neither remembered nor kept. */
 const changes = new Map<number, number>();
 onChainChange((chainId) => {
-  for (const m of [memory, blockMemory]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
+  for (const m of [memory, blockMemory, earlyTraces]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
   changes.set(chainId, (changes.get(chainId) ?? 0) + 1);
 });
 
@@ -348,6 +348,11 @@ async function traceTx(chainId: number, hash: string): Promise<CallFrame[] | nul
 function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
   // Two pages (or a page and the transaction view) asking at once share one trace.
   const k = `${chainId}:${n}`;
+  const early = earlyTraces.get(k);
+  if (early) {
+    earlyTraces.delete(k);
+    return early;
+  }
   let reading = blockTraces.get(k);
   if (!reading) {
     reading = readBlockTrace(chainId, n).finally(() => blockTraces.delete(k));
@@ -356,6 +361,35 @@ function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]
   return reading;
 }
 const blockTraces = (gr.__lanternBlockTraces ??= new Map());
+
+/** Block traces started ahead of the transactions' reads (prefetchFacts), each taken once by traceMany, or dropped after this. */
+const EARLY_TRACE_MS = 10_000;
+const earlyTraces = new Map<string, Promise<Map<string, CallFrame[]> | null>>();
+
+/**
+ * Starts what a page's facts of these transactions will need, from what a window's answer already tells of
+ * them (block, and a hint that code ran): their blocks' times, and a trace of each block where at least
+ * BLOCK_TRACE_FROM of them may have run code (traceMany's own rule), so neither waits for the
+ * transactions' reads. A hint that proves wrong costs a read, never an answer: traceMany takes the trace
+ * by hash and reads alone whatever it lacks.
+ */
+export function prefetchFacts(chainId: number, rows: { block: number; mayRunCode: boolean }[]): void {
+  const code = new Map<number, number>();
+  for (const r of rows) {
+    void blockTimestamp(chainId, r.block).catch(() => undefined);
+    if (r.mayRunCode) code.set(r.block, (code.get(r.block) ?? 0) + 1);
+  }
+  for (const [n, count] of code) {
+    const k = `${chainId}:${n}`;
+    if (count < BLOCK_TRACE_FROM || earlyTraces.has(k)) continue;
+    const p = traceBlock(chainId, n);
+    p.catch(() => undefined);
+    earlyTraces.set(k, p);
+    setTimeout(() => {
+      if (earlyTraces.get(k) === p) earlyTraces.delete(k);
+    }, EARLY_TRACE_MS).unref();
+  }
+}
 
 async function readBlockTrace(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
   for (;;) {
