@@ -195,6 +195,8 @@ export async function ensureCovered(chainId: number, address: string, at: { head
     // A window that overlapped a change of chain is read again, once, on the chain as it is now.
     if (!(e instanceof ChainChangedError)) throw e;
     const now = await chainHead(chainId);
+    // The rows told so far may be of the chain as it was: told none, until the window is read again.
+    onRows?.([]);
     await cover({ ...ctx, head: now.head, epoch: now.epoch, final: now.head - reorgDepth() }, { ...need, to: Math.min(need.to, now.head) }, onRows);
   }
 }
@@ -207,7 +209,8 @@ async function coverage(ctx: Ctx): Promise<Span[]> {
 
 /**
  * `onRows`: told the page's rows of the window that reaches the page's first block, as soon as the node
- * named them (before the window's other reads and its commit), so their facts can be read meanwhile.
+ * named them (before the window's other reads and its commit), so their facts can be read meanwhile;
+ * told none when the chain changed meanwhile (ensureCovered).
  */
 async function cover(ctx: Ctx, need: PageNeed, onRows?: (rows: NamedRow[]) => void): Promise<void> {
   for (let step = 0; step < MAX_STEPS; step++) {

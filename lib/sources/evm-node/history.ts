@@ -58,14 +58,17 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   return readingPage(chain.id, wallet, async () => {
     // The facts of the rows a window finds for the page are read as soon as it finds them, beside the
     // rest of the window's reads and its commit (their method labels' contract reads too).
+    // The page then takes these reads as they are (unfinal facts are not kept: it would read them again).
+    let early: EarlyFacts | undefined;
     const prefetch = (rows: NamedRow[]) => {
       const shown = rows.slice(0, limit);
       prefetchFacts(chain.id, shown);
       const staged = txFactsStaged(chain.id, shown.map((r) => r.hash), head - reorgDepth());
+      early = { hashes: new Set(shown.map((r) => r.hash)), staged };
       staged.partial.then((m) => contractFacts(chain.id, [...m.values()].filter((f) => f.selector).map((f) => f.to))).catch(() => undefined);
     };
     await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 }, prefetch);
-    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces });
+    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces, early });
   });
 }
 
@@ -76,13 +79,35 @@ interface PageArgs {
   binding: string;
   limit: number;
   traces: 'later' | undefined;
+  /** Facts this page's coverage run started reading (see nodeWalletHistory). */
+  early?: EarlyFacts;
+}
+
+type Staged = ReturnType<typeof txFactsStaged>;
+interface EarlyFacts {
+  hashes: Set<string>;
+  staged: Staged;
+}
+
+/** The facts of these transactions: those read early taken from that read, the rest read now. */
+function factsFor(chainId: number, hashes: string[], finalBlock: number, early: EarlyFacts | undefined): Staged {
+  const rest = early ? hashes.filter((h) => !early.hashes.has(h)) : hashes;
+  if (!early) return txFactsStaged(chainId, rest, finalBlock);
+  if (rest.length === 0) return early.staged;
+  const more = txFactsStaged(chainId, rest, finalBlock);
+  const merged = (a: Promise<Map<string, TxFacts>>, b: Promise<Map<string, TxFacts>>) => {
+    const m = Promise.all([a, b]).then(([x, y]) => new Map([...x, ...y]));
+    m.catch(() => undefined);
+    return m;
+  };
+  return { partial: merged(early.staged.partial, more.partial), complete: merged(early.staged.complete, more.complete) };
 }
 
 async function readPage(
   chain: Chain,
   wallet: string,
   query: HistoryQuery,
-  { at, fromBlock, toBlock, after, binding, limit, traces }: PageArgs & { at: { head: number } },
+  { at, fromBlock, toBlock, after, binding, limit, traces, early }: PageArgs & { at: { head: number } },
 ) {
   const head = at.head;
   const desc = query.order === 'DESC';
@@ -101,7 +126,8 @@ async function readPage(
     params,
   );
   const pageRows = rows.slice(0, limit);
-  const result = await render(chain, wallet, pageRows.map((r) => r.tx_hash), head - reorgDepth(), query, traces);
+  const hashes = pageRows.map((r) => r.tx_hash);
+  const result = await render(chain, wallet, hashes, factsFor(chain.id, hashes, head - reorgDepth(), early), query, traces);
   const last = pageRows[pageRows.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -159,7 +185,8 @@ async function tokenPage(
     .sort(compare)
     .slice(0, limit + 1);
   const pageHits = hits.slice(0, limit);
-  const result = await render(chain, wallet, pageHits.map((h) => h.hash), at.head - reorgDepth(), query, traces);
+  const hashes = pageHits.map((h) => h.hash);
+  const result = await render(chain, wallet, hashes, txFactsStaged(chain.id, hashes, at.head - reorgDepth()), query, traces);
   const last = pageHits[pageHits.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -211,8 +238,7 @@ function direction(wallet: string, from: string, to: string | null): 'send' | 'r
  * The page's rows from their facts. What the rows need besides (token facts, method labels) depends on
  * no trace: it is read from the facts without traces, while the traces are read.
  */
-async function render(chain: Chain, wallet: string, hashes: string[], finalBlock: number, query: HistoryQuery, traces: 'later' | undefined): Promise<WalletTransaction[]> {
-  const staged = txFactsStaged(chain.id, hashes, finalBlock);
+async function render(chain: Chain, wallet: string, hashes: string[], staged: Staged, query: HistoryQuery, traces: 'later' | undefined): Promise<WalletTransaction[]> {
   const inOrder = (m: Map<string, TxFacts>) => hashes.map((h) => m.get(h)!);
   const [reads, txs] = await Promise.all([staged.partial.then((m) => renderReads(chain, inOrder(m), query)), (traces === 'later' ? staged.partial : staged.complete).then(inOrder)]);
   const native = chain.nativeCurrency;
