@@ -11,7 +11,7 @@ import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, prefetchFacts, txFactsStaged, type TxFacts } from './tx-facts';
-import { contractFacts } from './contracts';
+import { signatureTable } from '@/lib/decode';
 import { movesValue } from './transfers';
 import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
@@ -64,8 +64,11 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
       const shown = rows.slice(0, limit);
       prefetchFacts(chain.id, shown);
       const staged = txFactsStaged(chain.id, shown.map((r) => r.hash), head - reorgDepth());
-      early = { hashes: new Set(shown.map((r) => r.hash)), staged };
-      staged.partial.then((m) => contractFacts(chain.id, [...m.values()].filter((f) => f.selector).map((f) => f.to))).catch(() => undefined);
+      // The shipped signature table's first load (a parse of its JSON) while the node answers, not after.
+      signatureTable().catch(() => undefined);
+      const reads = staged.partial.then((m) => renderReads(chain, [...m.values()], query));
+      reads.catch(() => undefined);
+      early = { hashes: new Set(shown.map((r) => r.hash)), staged, reads };
     };
     await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 }, prefetch);
     return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces, early });
@@ -83,17 +86,19 @@ interface PageArgs {
   early?: EarlyFacts;
 }
 
-type Staged = ReturnType<typeof txFactsStaged>;
+type Staged = ReturnType<typeof txFactsStaged> & { reads?: Promise<RenderReads> };
 interface EarlyFacts {
   hashes: Set<string>;
   staged: Staged;
+  /** What rendering them reads besides (renderReads), keyed so that any subset of them finds its own. */
+  reads: Promise<RenderReads>;
 }
 
 /** The facts of these transactions: those read early taken from that read, the rest read now. */
 function factsFor(chainId: number, hashes: string[], finalBlock: number, early: EarlyFacts | undefined): Staged {
   const rest = early ? hashes.filter((h) => !early.hashes.has(h)) : hashes;
   if (!early) return txFactsStaged(chainId, rest, finalBlock);
-  if (rest.length === 0) return early.staged;
+  if (rest.length === 0) return { ...early.staged, reads: early.reads };
   const more = txFactsStaged(chainId, rest, finalBlock);
   const merged = (a: Promise<Map<string, TxFacts>>, b: Promise<Map<string, TxFacts>>) => {
     const m = Promise.all([a, b]).then(([x, y]) => new Map([...x, ...y]));
@@ -240,10 +245,12 @@ function direction(wallet: string, from: string, to: string | null): 'send' | 'r
  */
 async function render(chain: Chain, wallet: string, hashes: string[], staged: Staged, query: HistoryQuery, traces: 'later' | undefined): Promise<WalletTransaction[]> {
   const inOrder = (m: Map<string, TxFacts>) => hashes.map((h) => m.get(h)!);
-  const [reads, txs] = await Promise.all([staged.partial.then((m) => renderReads(chain, inOrder(m), query)), (traces === 'later' ? staged.partial : staged.complete).then(inOrder)]);
+  const [reads, txs] = await Promise.all([staged.reads ?? staged.partial.then((m) => renderReads(chain, inOrder(m), query)), (traces === 'later' ? staged.partial : staged.complete).then(inOrder)]);
   const native = chain.nativeCurrency;
   return txs.map((t) => renderTx(chain.id, t, wallet, native, reads.tokens, query, reads.meta, reads.labels.get(t.hash) ?? null));
 }
+
+type RenderReads = Awaited<ReturnType<typeof renderReads>>;
 
 async function renderReads(chain: Chain, txs: TxFacts[], query: HistoryQuery) {
   const wanted = new Map<string, 'erc20' | 'erc721' | 'erc1155'>();

@@ -172,6 +172,7 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
   }
 }
 
+const KEEP_AFTER_MS = 100;
 const gw = globalThis as unknown as { __lanternTxFactWrites?: Map<number, Promise<void>> };
 const writes = (gw.__lanternTxFactWrites ??= new Map<number, Promise<void>>());
 
@@ -184,6 +185,9 @@ export function txFactsKept(chainId: number): Promise<void> {
 function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
   if (facts.length === 0) return Promise.resolve();
   const write = txFactsKept(chainId)
+    // After the page that read them has gone out: the database may run in this thread (PGlite), and a
+    // page's answer must not wait behind the INSERT's CPU.
+    .then(() => new Promise((r) => setTimeout(r, KEEP_AFTER_MS)))
     .then(async () => {
       if ((changes.get(chainId) ?? 0) !== seen) return;
       const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
