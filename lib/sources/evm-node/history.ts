@@ -2,6 +2,7 @@ import 'server-only';
 import { formatUnits } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
+import { signatureTable } from '@/lib/decode';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
 import { activityHead, ensureCovered, readingPage, type NamedRow } from './activity';
 import { categorise, type Movement } from './categorise';
@@ -11,7 +12,6 @@ import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
 import { blockTimestamp, prefetchFacts, txFactsStaged, type TxFacts } from './tx-facts';
-import { signatureTable } from '@/lib/decode';
 import { movesValue } from './transfers';
 import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
@@ -56,9 +56,9 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
   // rest is read in the background once the page has read what it shows (its traces above all).
   return readingPage(chain.id, wallet, async () => {
-    // The facts of the rows a window finds for the page are read as soon as it finds them, beside the
-    // rest of the window's reads and its commit (their method labels' contract reads too).
-    // The page then takes these reads as they are (unfinal facts are not kept: it would read them again).
+    // The facts of the rows a window finds for the page, and what rendering them reads besides (token
+    // facts, method labels), are read as soon as the window names them, beside its other reads and its
+    // commit. The page then takes these reads as they are (unfinal facts are not kept: it would read them again).
     let early: EarlyFacts | undefined;
     const prefetch = (rows: NamedRow[]) => {
       const shown = rows.slice(0, limit);
