@@ -184,6 +184,9 @@ export function txFactsKept(chainId: number): Promise<void> {
 /** Queues the facts' write after the chain's pending ones; dropped after a chain change since they were read (its clean-up has run). */
 function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
   if (facts.length === 0) return Promise.resolve();
+  // The database taken now: nothing after the delay reads the configuration (a test's may be gone by then).
+  const database = db();
+  database.catch(() => undefined);
   const write = txFactsKept(chainId)
     // After the page that read them has gone out: the database may run in this thread (PGlite), and a
     // page's answer must not wait behind the INSERT's CPU.
@@ -191,7 +194,7 @@ function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<voi
     .then(async () => {
       if ((changes.get(chainId) ?? 0) !== seen) return;
       const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-      await (await db()).query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
+      await (await database).query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
         chainId,
         ...facts.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)]),
       ]);
