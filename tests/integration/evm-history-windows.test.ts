@@ -132,6 +132,12 @@ describe.skipIf(!available)('history in windows', { shuffle: false }, () => {
     // One newest-first window, no oldest-first scan.
     expect(calls.filter((c) => c.method === 'ots_searchTransactionsBefore' && c.params[2] === 26).length).toBe(1);
     expect(calls.filter((c) => c.method === 'ots_searchTransactionsAfter').length).toBe(0);
+    // Each transaction read once: the facts the window's rows started reading are the page's, not read again.
+    for (const method of ['eth_getTransactionByHash', 'eth_getTransactionReceipt']) {
+      const read = calls.filter((c) => c.method === method).map((c) => String(c.params[0]).toLowerCase());
+      expect(new Set(read).size, method).toBe(read.length);
+      for (const t of first.result) expect(read, method).toContain(t.hash.toLowerCase());
+    }
   });
 
   it('while older transactions are read, the page says so and every API page still answers, equal to the node', async () => {

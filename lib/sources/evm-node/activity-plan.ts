@@ -124,7 +124,7 @@ export function otsCall(w: Window): { method: 'ots_searchTransactionsBefore' | '
 
 /** The raw answer of ots_searchTransactions{Before,After}. */
 export interface OtsAnswer {
-  txs: { hash: string; blockNumber: Hex | string; transactionIndex: Hex | string }[];
+  txs: { hash: string; blockNumber: Hex | string; transactionIndex: Hex | string; to?: string | null; input?: string }[];
   firstPage: boolean;
   lastPage: boolean;
 }
@@ -136,6 +136,24 @@ export function otsPage(method: 'ots_searchTransactionsBefore' | 'ots_searchTran
     // Before walks down (lastPage: reached genesis); After walks up (firstPage: reached the head).
     edge: method === 'ots_searchTransactionsBefore' ? page.lastPage : page.firstPage,
   };
+}
+
+/**
+ * Hashes (lower-case) of an ots_ page's transactions that may have run code, by what the page says of
+ * them: a creation, or a call with input. Only a hint (a plain transfer may reach a contract's code).
+ */
+export function mayRunCode(page: OtsAnswer): Set<string> {
+  return new Set(page.txs.filter((t) => t.to === null || (typeof t.input === 'string' && t.input !== '0x' && t.input !== '')).map((t) => t.hash.toLowerCase()));
+}
+
+/** The rows of a window that fall in the page (its range, beyond its cursor), in the page's order. */
+export function pageRowsOf<R extends Row>(need: PageNeed, rows: readonly R[]): R[] {
+  const desc = need.order === 'DESC';
+  const a = need.after;
+  const beyond = (r: R) => !a || (desc ? r.block < a.block || (r.block === a.block && r.index < a.index) : r.block > a.block || (r.block === a.block && r.index > a.index));
+  return rows
+    .filter((r) => r.block >= need.from && r.block <= need.to && beyond(r))
+    .sort((x, y) => (desc ? y.block - x.block || y.index - x.index : x.block - y.block || x.index - y.index));
 }
 
 /**

@@ -27,6 +27,8 @@ import {
   otsCall,
   otsPage,
   otsWindow,
+  mayRunCode,
+  pageRowsOf,
   rangeChunks,
   reachPlan,
   rememberFresh,
@@ -82,6 +84,9 @@ interface Ctx {
 }
 
 export type { PageNeed };
+
+/** A row of a page as a window first names it, with whether the node's answer hints that it ran code. */
+export type NamedRow = Row & { mayRunCode: boolean };
 
 /** A window finding nothing this many times in a row is a bug: stop rather than loop. */
 const MAX_STEPS = 10_000;
@@ -165,7 +170,7 @@ export async function activityHead(chainId: number): Promise<{ head: number; epo
  * evm_wallet_activity returns exactly the wallet's transactions. Called within readingPage, which
  * starts the background fill of the rest once the page has read what it shows.
  */
-export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed): Promise<void> {
+export async function ensureCovered(chainId: number, address: string, at: { head: number; epoch: number }, need: PageNeed, onRows?: (rows: NamedRow[]) => void): Promise<void> {
   const ctx: Ctx = { chainId, address, head: at.head, epoch: at.epoch, final: at.head - reorgDepth() };
   if (need.from > need.to) return;
   const key = `${chainId}:${address}:${need.order}`;
@@ -175,7 +180,7 @@ export async function ensureCovered(chainId: number, address: string, at: { head
   // the other way: the rows come first, and a small wallet's newest window is all of it, so the header
   // then reads nothing of the node twice.
   const ahead = [st.queue.get(key), need.order === 'ASC' ? st.queue.get(`${chainId}:${address}:DESC`) : undefined];
-  const run = Promise.all(ahead).then(() => cover(ctx, need));
+  const run = Promise.all(ahead).then(() => cover(ctx, need, onRows));
   const settled = run.then(
     () => undefined,
     () => undefined,
@@ -190,7 +195,9 @@ export async function ensureCovered(chainId: number, address: string, at: { head
     // A window that overlapped a change of chain is read again, once, on the chain as it is now.
     if (!(e instanceof ChainChangedError)) throw e;
     const now = await chainHead(chainId);
-    await cover({ ...ctx, head: now.head, epoch: now.epoch, final: now.head - reorgDepth() }, { ...need, to: Math.min(need.to, now.head) });
+    // The rows told so far may be of the chain as it was: told none, until the window is read again.
+    onRows?.([]);
+    await cover({ ...ctx, head: now.head, epoch: now.epoch, final: now.head - reorgDepth() }, { ...need, to: Math.min(need.to, now.head) }, onRows);
   }
 }
 
@@ -200,14 +207,19 @@ async function coverage(ctx: Ctx): Promise<Span[]> {
   return coverageOf(stored, st.fresh.get(`${ctx.chainId}:${ctx.address}`), `${ctx.epoch}@${ctx.head}`);
 }
 
-async function cover(ctx: Ctx, need: PageNeed): Promise<void> {
+/**
+ * `onRows`: told the page's rows of the window that reaches the page's first block, as soon as the node
+ * named them (before the window's other reads and its commit), so their facts can be read meanwhile;
+ * told none when the chain changed meanwhile (ensureCovered).
+ */
+async function cover(ctx: Ctx, need: PageNeed, onRows?: (rows: NamedRow[]) => void): Promise<void> {
   for (let step = 0; step < MAX_STEPS; step++) {
     const next = coverStep(await coverage(ctx), need);
     if (next.kind === 'done') return;
     if (next.kind === 'reach') {
       const plan = reachPlan(need.order, next.at, next.near, need);
       if (plan.join && joined(plan.join, await readWindow(ctx, plan.join, windowWant(need.need)))) continue;
-      await readWindow(ctx, plan.window, windowWant(need.need));
+      await readWindow(ctx, plan.window, windowWant(need.need), onRows && ((rows) => onRows(pageRowsOf(need, rows))));
       continue;
     }
     const n = await countRows(ctx, need, next.count.lo, next.count.hi);
@@ -231,17 +243,18 @@ async function countRows(ctx: Ctx, need: PageNeed, lo: number, hi: number): Prom
  * Reads a window from its start towards its end holding at least `want` transactions (or to its end),
  * commits it and returns its far end: with ots_ one page of whole blocks, else block ranges.
  */
-async function readWindow(ctx: Ctx, w: Window, want: number): Promise<number> {
+async function readWindow(ctx: Ctx, w: Window, want: number, onRows?: (rows: NamedRow[]) => void): Promise<number> {
   if (emptyWindow(w)) return w.end;
   const caps = await nodeCapabilities(ctx.chainId);
   if (caps.ots) {
     const call = otsCall(w);
     const page = await rpc<OtsAnswer>(ctx.chainId, call.method, [ctx.address, call.block, want]).then(
-      (a) => otsPage(call.method, a),
+      (a) => ({ ...otsPage(call.method, a), code: mayRunCode(a) }),
       (e) => otsFallback(ctx.chainId, e),
     );
     if (page) {
       const { lo, hi, direct } = otsWindow(w, page);
+      onRows?.(direct.map((r) => ({ ...r, mayRunCode: page.code.has(r.hash) })));
       return commitWindow(ctx, lo, hi, direct, want, w.dir);
     }
   }

@@ -2,15 +2,16 @@ import 'server-only';
 import { formatUnits } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { db } from '@/lib/db';
+import { signatureTable } from '@/lib/decode';
 import { resolveHistoryRange, type HistoryPage, type HistoryQuery, type WalletTransaction } from '@/lib/interface/history';
-import { activityHead, ensureCovered, readingPage } from './activity';
+import { activityHead, ensureCovered, readingPage, type NamedRow } from './activity';
 import { categorise, type Movement } from './categorise';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { methodLabels } from './decode';
 import { normaliseMetadata, tokenMetaMany } from './metadata';
 import { reorgDepth } from './rpc';
 import { tokenFactsMany, type TokenFacts } from './tokens';
-import { blockTimestamp, txFactsMany, type TxFacts } from './tx-facts';
+import { blockTimestamp, prefetchFacts, txFactsStaged, type TxFacts } from './tx-facts';
 import { movesValue } from './transfers';
 import { walletLogs } from './wallet-logs';
 import { badParameter } from '@/lib/errors';
@@ -55,8 +56,22 @@ export async function nodeWalletHistory(address: string, chain: Chain, query: Hi
   // Only the windows of the wallet's activity this page needs are read from the node (activity.ts); the
   // rest is read in the background once the page has read what it shows (its traces above all).
   return readingPage(chain.id, wallet, async () => {
-    await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 });
-    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces });
+    // The facts of the rows a window finds for the page, and what rendering them reads besides (token
+    // facts, method labels), are read as soon as the window names them, beside its other reads and its
+    // commit. The page then takes these reads as they are (unfinal facts are not kept: it would read them again).
+    let early: EarlyFacts | undefined;
+    const prefetch = (rows: NamedRow[]) => {
+      const shown = rows.slice(0, limit);
+      prefetchFacts(chain.id, shown);
+      const staged = txFactsStaged(chain.id, shown.map((r) => r.hash), head - reorgDepth());
+      // The shipped signature table's first load (a parse of its JSON) while the node answers, not after.
+      signatureTable().catch(() => undefined);
+      const reads = staged.partial.then((m) => renderReads(chain, [...m.values()], query));
+      reads.catch(() => undefined);
+      early = { hashes: new Set(shown.map((r) => r.hash)), staged, reads };
+    };
+    await ensureCovered(chain.id, wallet, at, { order: query.order, after, from: Math.max(1, fromBlock), to: toBlock, need: limit + 1 }, prefetch);
+    return readPage(chain, wallet, query, { at, fromBlock, toBlock, after, binding, limit, traces: opts.traces, early });
   });
 }
 
@@ -67,13 +82,37 @@ interface PageArgs {
   binding: string;
   limit: number;
   traces: 'later' | undefined;
+  /** Facts this page's coverage run started reading (see nodeWalletHistory). */
+  early?: EarlyFacts;
+}
+
+type Staged = ReturnType<typeof txFactsStaged> & { reads?: Promise<RenderReads> };
+interface EarlyFacts {
+  hashes: Set<string>;
+  staged: Staged;
+  /** What rendering them reads besides (renderReads), keyed so that any subset of them finds its own. */
+  reads: Promise<RenderReads>;
+}
+
+/** The facts of these transactions: those read early taken from that read, the rest read now. */
+function factsFor(chainId: number, hashes: string[], finalBlock: number, early: EarlyFacts | undefined): Staged {
+  const rest = early ? hashes.filter((h) => !early.hashes.has(h)) : hashes;
+  if (!early) return txFactsStaged(chainId, rest, finalBlock);
+  if (rest.length === 0) return { ...early.staged, reads: early.reads };
+  const more = txFactsStaged(chainId, rest, finalBlock);
+  const merged = (a: Promise<Map<string, TxFacts>>, b: Promise<Map<string, TxFacts>>) => {
+    const m = Promise.all([a, b]).then(([x, y]) => new Map([...x, ...y]));
+    m.catch(() => undefined);
+    return m;
+  };
+  return { partial: merged(early.staged.partial, more.partial), complete: merged(early.staged.complete, more.complete) };
 }
 
 async function readPage(
   chain: Chain,
   wallet: string,
   query: HistoryQuery,
-  { at, fromBlock, toBlock, after, binding, limit, traces }: PageArgs & { at: { head: number } },
+  { at, fromBlock, toBlock, after, binding, limit, traces, early }: PageArgs & { at: { head: number } },
 ) {
   const head = at.head;
   const desc = query.order === 'DESC';
@@ -92,9 +131,8 @@ async function readPage(
     params,
   );
   const pageRows = rows.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageRows.map((r) => r.tx_hash), head - reorgDepth(), { traces });
-  const txs = pageRows.map((r) => facts.get(r.tx_hash)!);
-  const result = await render(chain, wallet, txs, query);
+  const hashes = pageRows.map((r) => r.tx_hash);
+  const result = await render(chain, wallet, hashes, factsFor(chain.id, hashes, head - reorgDepth(), early), query, traces);
   const last = pageRows[pageRows.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -152,8 +190,8 @@ async function tokenPage(
     .sort(compare)
     .slice(0, limit + 1);
   const pageHits = hits.slice(0, limit);
-  const facts = await txFactsMany(chain.id, pageHits.map((h) => h.hash), at.head - reorgDepth(), { traces });
-  const result = await render(chain, wallet, pageHits.map((h) => facts.get(h.hash)!), query);
+  const hashes = pageHits.map((h) => h.hash);
+  const result = await render(chain, wallet, hashes, txFactsStaged(chain.id, hashes, at.head - reorgDepth()), query, traces);
   const last = pageHits[pageHits.length - 1];
   const page = after ? after.page : 1;
   return {
@@ -201,19 +239,31 @@ function direction(wallet: string, from: string, to: string | null): 'send' | 'r
   return null;
 }
 
-async function render(chain: Chain, wallet: string, txs: TxFacts[], query: HistoryQuery): Promise<WalletTransaction[]> {
+/**
+ * The page's rows from their facts. What the rows need besides (token facts, method labels) depends on
+ * no trace: it is read from the facts without traces, while the traces are read.
+ */
+async function render(chain: Chain, wallet: string, hashes: string[], staged: Staged, query: HistoryQuery, traces: 'later' | undefined): Promise<WalletTransaction[]> {
+  const inOrder = (m: Map<string, TxFacts>) => hashes.map((h) => m.get(h)!);
+  const [reads, txs] = await Promise.all([staged.reads ?? staged.partial.then((m) => renderReads(chain, inOrder(m), query)), (traces === 'later' ? staged.partial : staged.complete).then(inOrder)]);
+  const native = chain.nativeCurrency;
+  return txs.map((t) => renderTx(chain.id, t, wallet, native, reads.tokens, query, reads.meta, reads.labels.get(t.hash) ?? null));
+}
+
+type RenderReads = Awaited<ReturnType<typeof renderReads>>;
+
+async function renderReads(chain: Chain, txs: TxFacts[], query: HistoryQuery) {
   const wanted = new Map<string, 'erc20' | 'erc721' | 'erc1155'>();
   for (const t of txs) {
     for (const m of t.erc20) wanted.set(m.token, 'erc20');
     for (const m of t.nft) wanted.set(m.token, m.standard);
   }
-  const tokens = await tokenFactsMany(chain.id, [...wanted].map(([address, hint]) => ({ address, hint })));
-  const meta = query.nft_metadata
-    ? await tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard }))))
-    : undefined;
-  const native = chain.nativeCurrency;
-  const labels = await methodLabels(chain.id, txs);
-  return txs.map((t) => renderTx(chain.id, t, wallet, native, tokens, query, meta, labels.get(t.hash) ?? null));
+  const [tokens, meta, labels] = await Promise.all([
+    tokenFactsMany(chain.id, [...wanted].map(([address, hint]) => ({ address, hint }))),
+    query.nft_metadata ? tokenMetaMany(chain.id, txs.flatMap((t) => t.nft.map((m) => ({ contract: m.token, tokenId: m.tokenId, standard: m.standard })))) : undefined,
+    methodLabels(chain.id, txs),
+  ]);
+  return { tokens, meta, labels };
 }
 
 /** One transaction as the hosted wallet-history API shapes it, from its facts (pure: every read is the caller's). */

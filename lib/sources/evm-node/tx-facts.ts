@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Hex } from 'viem';
 import { db } from '@/lib/db';
+import { log } from '@/lib/log';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
 import { onChainChange } from './chain';
 import { RpcMethodError, hexNum, rpc } from './rpc';
@@ -48,8 +49,11 @@ const MEMORY_MAX = 20_000;
  * reorg has another block). Unfinal transactions are read from the node each time.
  */
 const memory = new Map<string, TxFacts>();
+/** How many chain changes this process has seen per chain: facts read before one are neither remembered nor kept. */
+const changes = new Map<number, number>();
 onChainChange((chainId) => {
-  for (const m of [memory, blockMemory]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
+  for (const m of [memory, blockMemory, earlyTraces]) for (const k of m.keys()) if (k.startsWith(`${chainId}:`)) m.delete(k);
+  changes.set(chainId, (changes.get(chainId) ?? 0) + 1);
 });
 
 function remember(chainId: number, f: TxFacts) {
@@ -67,13 +71,40 @@ function remember(chainId: number, f: TxFacts) {
  * is read once, whoever asks for it meanwhile.
  */
 export async function txFactsMany(chainId: number, hashes: string[], finalBlock: number, opts: { traces?: 'now' | 'later' } = {}): Promise<Map<string, TxFacts>> {
+  const staged = txFactsStaged(chainId, hashes, finalBlock);
+  return opts.traces === 'later' ? staged.partial : staged.complete;
+}
+
+/**
+ * txFactsMany's two stages at once: `partial` (traces possibly still being read, as with traces 'later')
+ * and `complete`. What a page derives from the rest of the facts (token facts, method labels) can then
+ * be read while the traces are (history.ts).
+ */
+export function txFactsStaged(chainId: number, hashes: string[], finalBlock: number): { partial: Promise<Map<string, TxFacts>>; complete: Promise<Map<string, TxFacts>> } {
+  const known = knownOrReading(chainId, hashes, finalBlock);
+  const stage = (which: 'partial' | 'complete') =>
+    known.then(async ({ out, pending }) => {
+      const m = new Map(out);
+      for (const f of await Promise.all(pending.map((r) => r[which]))) m.set(f.hash, f);
+      return m;
+    });
+  const partial = stage('partial');
+  const complete = stage('complete');
+  // A caller may await only one of them: the other is never unhandled.
+  partial.catch(() => undefined);
+  complete.catch(() => undefined);
+  return { partial, complete };
+}
+
+/** The facts in memory or kept, and the reads of the others (started here where nobody reads them yet). */
+async function knownOrReading(chainId: number, hashes: string[], finalBlock: number): Promise<{ out: Map<string, TxFacts>; pending: { partial: Promise<TxFacts>; complete: Promise<TxFacts> }[] }> {
   const out = new Map<string, TxFacts>();
   let missing = hashes.filter((h) => {
     const m = memory.get(`${chainId}:${h}`);
     if (m) out.set(h, m);
     return !m;
   });
-  if (missing.length === 0) return out;
+  if (missing.length === 0) return { out, pending: [] };
   const d = await db();
   const { rows } = await d.query<{ hash: string; facts: string }>('SELECT hash, facts FROM evm_tx WHERE chain_id = $1 AND hash = ANY($2)', [chainId, missing]);
   for (const r of rows) {
@@ -82,14 +113,19 @@ export async function txFactsMany(chainId: number, hashes: string[], finalBlock:
     out.set(r.hash, f);
   }
   missing = missing.filter((h) => !out.has(h));
-  if (missing.length === 0) return out;
-  // Those another caller is reading already, and the rest, read now (once, for everyone).
-  const toRead = missing.filter((h) => !reads.has(`${chainId}:${h}`));
+  if (missing.length === 0) return { out, pending: [] };
+  // Those another caller is reading already, and the rest, read now (once, for everyone). Looked up
+  // again: a read may have ended (its facts remembered) while the query above ran.
+  const toRead = missing.filter((h) => !reads.has(`${chainId}:${h}`) && !memory.has(`${chainId}:${h}`));
   if (toRead.length > 0) startReading(chainId, toRead, finalBlock);
-  const mine = missing.map((h) => reads.get(`${chainId}:${h}`)!);
-  const got = await Promise.all(mine.map((r) => (opts.traces === 'later' ? r.partial : r.complete)));
-  for (const f of got) out.set(f.hash, f);
-  return out;
+  const pending: { partial: Promise<TxFacts>; complete: Promise<TxFacts> }[] = [];
+  for (const h of missing) {
+    const r = reads.get(`${chainId}:${h}`);
+    const m = memory.get(`${chainId}:${h}`);
+    if (r) pending.push(r);
+    else if (m) out.set(h, m);
+  }
+  return { out, pending };
 }
 
 /**
@@ -103,6 +139,7 @@ const gr = globalThis as unknown as {
 const reads = (gr.__lanternTxReads ??= new Map());
 
 function startReading(chainId: number, hashes: string[], finalBlock: number): void {
+  const seen = changes.get(chainId) ?? 0;
   const read = Promise.all(hashes.map((h) => readTx(chainId, h)));
   const times = read.then((rs) => Promise.all(rs.map((r) => blockTimestamp(chainId, Number(r.tx.blockNumber)))));
   const partial = Promise.all([read, times]).then(([rs, ts]) => rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : undefined)));
@@ -112,20 +149,15 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
     // and one per block where several of these transactions share one.
     const [calls, ts] = await Promise.all([traceMany(chainId, rs.filter((r) => !ranNoCode(r.tx, r.receipt)).map((r) => r.tx)), times]);
     const fetched = rs.map((r, i) => toFacts(r, ts[i]!, ranNoCode(r.tx, r.receipt) ? [] : (calls.get(r.tx.hash.toLowerCase()) ?? null)));
-    const final = fetched.filter((f) => f.blockNumber <= finalBlock);
-    if (final.length > 0) {
-      const values = final.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-      await (await db()).query(
-        `INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`,
-        [chainId, ...final.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)])],
-      );
-      for (const f of final) remember(chainId, f);
-    }
+    // Remembered now and kept in the database after the answer (a page waits for neither the INSERT
+    // nor its CPU): until then this read stays in `reads`, so no reader in this process misses them.
+    if ((changes.get(chainId) ?? 0) === seen) for (const f of fetched) if (f.blockNumber <= finalBlock) remember(chainId, f);
     return fetched;
   })();
+  const written = complete.then((fetched) => keepLater(chainId, fetched.filter((f) => f.blockNumber <= finalBlock), seen));
   // Nobody may be waiting for the complete facts (a first sight's page already answered): never unhandled.
   complete.catch(() => undefined);
-  const done = complete.finally(() => {
+  const done = written.finally(() => {
     for (const h of hashes) if (reads.get(`${chainId}:${h}`)?.complete === byHash.get(h)) reads.delete(`${chainId}:${h}`);
   });
   done.catch(() => undefined);
@@ -138,6 +170,42 @@ function startReading(chainId: number, hashes: string[], finalBlock: number): vo
     p.catch(() => undefined);
     reads.set(`${chainId}:${h}`, { partial: p, complete: c });
   }
+}
+
+const KEEP_AFTER_MS = 100;
+const gw = globalThis as unknown as { __lanternTxFactWrites?: Map<number, Promise<void>> };
+const writes = (gw.__lanternTxFactWrites ??= new Map<number, Promise<void>>());
+
+/** Resolves once every final transaction's facts read so far on the chain are in evm_tx (or their write failed and was logged). */
+export function txFactsKept(chainId: number): Promise<void> {
+  return writes.get(chainId) ?? Promise.resolve();
+}
+
+/** Queues the facts' write after the chain's pending ones; dropped after a chain change since they were read (its clean-up has run). */
+function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
+  if (facts.length === 0) return Promise.resolve();
+  // The database taken now: nothing after the delay reads the configuration (a test's may be gone by then).
+  const database = db();
+  database.catch(() => undefined);
+  const write = txFactsKept(chainId)
+    // After the page that read them has gone out: the database may run in this thread (PGlite), and a
+    // page's answer must not wait behind the INSERT's CPU.
+    .then(() => new Promise((r) => setTimeout(r, KEEP_AFTER_MS)))
+    .then(async () => {
+      if ((changes.get(chainId) ?? 0) !== seen) return;
+      const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+      await (await database).query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
+        chainId,
+        ...facts.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)]),
+      ]);
+    })
+    // Not kept this time: read from the node again once they leave memory.
+    .catch((e: unknown) => log().warn({ chainId, txs: facts.length, err: e instanceof Error ? e.message : String(e) }, 'transaction facts could not be kept; they are read again next time'));
+  writes.set(chainId, write);
+  void write.finally(() => {
+    if (writes.get(chainId) === write) writes.delete(chainId);
+  });
+  return write;
 }
 
 /** A transaction and its receipt as eth_getTransactionByHash / eth_getTransactionReceipt answer (the fields read). */
@@ -287,6 +355,11 @@ async function traceTx(chainId: number, hash: string): Promise<CallFrame[] | nul
 function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
   // Two pages (or a page and the transaction view) asking at once share one trace.
   const k = `${chainId}:${n}`;
+  const early = earlyTraces.get(k);
+  if (early) {
+    earlyTraces.delete(k);
+    return early;
+  }
   let reading = blockTraces.get(k);
   if (!reading) {
     reading = readBlockTrace(chainId, n).finally(() => blockTraces.delete(k));
@@ -295,6 +368,35 @@ function traceBlock(chainId: number, n: number): Promise<Map<string, CallFrame[]
   return reading;
 }
 const blockTraces = (gr.__lanternBlockTraces ??= new Map());
+
+/** Block traces started ahead of the transactions' reads (prefetchFacts), each taken once by traceMany, or dropped after this. */
+const EARLY_TRACE_MS = 10_000;
+const earlyTraces = new Map<string, Promise<Map<string, CallFrame[]> | null>>();
+
+/**
+ * Starts what a page's facts of these transactions will need, from what a window's answer already tells of
+ * them (block, and a hint that code ran): their blocks' times, and a trace of each block where at least
+ * BLOCK_TRACE_FROM of them may have run code (traceMany's own rule), so neither waits for the
+ * transactions' reads. A hint that proves wrong costs a read, never an answer: traceMany takes the trace
+ * by hash and reads alone whatever it lacks.
+ */
+export function prefetchFacts(chainId: number, rows: { block: number; mayRunCode: boolean }[]): void {
+  const code = new Map<number, number>();
+  for (const r of rows) {
+    void blockTimestamp(chainId, r.block).catch(() => undefined);
+    if (r.mayRunCode) code.set(r.block, (code.get(r.block) ?? 0) + 1);
+  }
+  for (const [n, count] of code) {
+    const k = `${chainId}:${n}`;
+    if (count < BLOCK_TRACE_FROM || earlyTraces.has(k)) continue;
+    const p = traceBlock(chainId, n);
+    p.catch(() => undefined);
+    earlyTraces.set(k, p);
+    setTimeout(() => {
+      if (earlyTraces.get(k) === p) earlyTraces.delete(k);
+    }, EARLY_TRACE_MS).unref();
+  }
+}
 
 async function readBlockTrace(chainId: number, n: number): Promise<Map<string, CallFrame[]> | null> {
   for (;;) {

@@ -22,6 +22,7 @@ import {
   otsCall,
   otsPage,
   otsWindow,
+  pageRowsOf,
   rangeChunks,
   reachPlan,
   rememberFresh,
@@ -511,6 +512,32 @@ describe('a page covered against a model chain', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('pageRowsOf', () => {
+  it("a window's rows in the page (its range, strictly beyond its cursor), in the page's order", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 3 })), { selector: ([b, i]) => `${b}:${i}` }),
+        fc.constantFrom<'ASC' | 'DESC'>('ASC', 'DESC'),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.option(fc.tuple(fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 3 }))),
+        (cells, order, from, len, cursor) => {
+          const rows = cells.map(([b, i]) => row(b, i));
+          const n: PageNeed = { order, from, to: from + len, need: 26, ...(cursor ? { after: { block: cursor[0], index: cursor[1] } } : {}) };
+          // Oracle: the (block, index) pairs as numbers, compared as the keyset does.
+          const key = (b: number, i: number) => b * 10 + i;
+          const beyond = (r: Row) => !n.after || (order === 'DESC' ? key(r.block, r.index) < key(n.after.block, n.after.index) : key(r.block, r.index) > key(n.after.block, n.after.index));
+          const expected = rows
+            .filter((r) => r.block >= n.from && r.block <= n.to && beyond(r))
+            .map((r) => key(r.block, r.index))
+            .sort((a, b) => (order === 'DESC' ? b - a : a - b));
+          expect(pageRowsOf(n, rows).map((r) => key(r.block, r.index))).toEqual(expected);
+        },
+      ),
     );
   });
 });

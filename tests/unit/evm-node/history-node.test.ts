@@ -3,6 +3,7 @@ import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex 
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
+import { txFactsKept } from '@/lib/sources/evm-node/tx-facts';
 import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, testDbForFile, type FakeLog, type FakeTx } from '../../support/fake-evm-node';
 
 // A wallet's history pages from a node (tests/support/fake-evm-node.ts: blocks, receipts, Parity traces
@@ -148,9 +149,11 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       expect(by.get(1)!.block_timestamp).toBe(iso(c.blocks[1]!.timestamp));
       expect(page.result.every((t) => !('internal_pending' in t))).toBe(true);
       // Only final transactions' facts are kept (head 40, 12 blocks deep: up to 28); 35 and 36 are read again next time.
+      await txFactsKept(c.chainId);
       const kept = await dbh.pg.query<{ block_number: string }>('SELECT block_number::text FROM evm_tx WHERE chain_id = $1 ORDER BY 1', [c.chainId]);
       expect(kept.rows.map((r) => Number(r.block_number)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 6, 7]);
       await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: TOKEN }));
+      await txFactsKept(c.chainId);
       const keptAfterTokens = await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1 AND block_number > 28', [c.chainId]);
       expect(keptAfterTokens.rows).toEqual([]);
     }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
-import { blockTimestamp, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
+import { blockTimestamp, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
 import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
 import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, testDbForFile, type FakeFrame, type FakeTx } from '../../support/fake-evm-node';
 
@@ -102,6 +102,8 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
     onNode('parity', standard, async (c) => {
       const hs = hashes(c, 1, 2, 3, 41);
       const first = await txFactsMany(c.chainId, hs, FINAL);
+      // Kept after the answer.
+      await txFactsKept(c.chainId);
       const { rows } = await dbh.pg.query<{ hash: string; block_number: string }>('SELECT hash, block_number::text FROM evm_tx WHERE chain_id = $1', [c.chainId]);
       // Block 41 is above FINAL: not kept.
       expect(rows.map((r) => r.hash).sort()).toEqual(hashes(c, 1, 2, 3).sort());
@@ -122,6 +124,7 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(c.calls.filter((x) => x.method === 'eth_getTransactionByHash').map((x) => x.params[0]).sort()).toEqual(hashes(c, 41).sort());
       // Forgetting another chain keeps this one's memory: with its rows gone from the database, still no node call.
       await txFactsMany(c.chainId, finals, FINAL);
+      await txFactsKept(c.chainId);
       await dbh.pg.query('DELETE FROM evm_tx WHERE chain_id = $1', [c.chainId]);
       forgetMemory(freshChainId());
       c.calls.length = 0;
@@ -139,11 +142,13 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       const b = await txFactsMany(c.chainId, hs, FINAL);
       expect(b).toEqual(a);
       expect(c.count('eth_getTransactionReceipt')).toBe(4);
+      await txFactsKept(c.chainId);
       // Its block trace is not kept either: traced again (the block at that height may be another by now).
       expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x29', 'trace_block 0x29']);
       expect((await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1', [c.chainId])).rows).toEqual([]);
       // Final at exactly its block: kept.
       await txFactsMany(c.chainId, hs, 41);
+      await txFactsKept(c.chainId);
       expect((await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1 AND block_number = 41', [c.chainId])).rows).toHaveLength(2);
       await txFactsMany(c.chainId, hs, 41);
       expect(c.count('eth_getTransactionReceipt')).toBe(6);
@@ -322,6 +327,7 @@ describe('txFactsMany when tracing fails or is missing', NODE_TIMEOUT, () => {
       expect((await txFactsMany(c.chainId, [h3!], 10)).get(h3!)!.calls).toBeNull();
       c.calls.length = 0;
       const [v] = hashes(c, 2);
+      await txFactsKept(c.chainId);
       forgetMemory(c.chainId);
       await dbh.pg.query('DELETE FROM evm_tx WHERE chain_id = $1', [c.chainId]);
       expect((await txFactsMany(c.chainId, [v!], 10)).get(v!)!.calls).toBeNull();
