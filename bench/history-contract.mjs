@@ -54,7 +54,7 @@ async function seed(rpc, log) {
   const [deployer, wallet, warm, ...rest] = await rpc.call('eth_accounts');
   const art = JSON.parse(readFileSync(new URL('../devnet/evm/artifacts/MultiSend.json', import.meta.url), 'utf8'));
   const hash = await rpc.call('eth_sendTransaction', [{ from: deployer, data: encodeDeployData({ abi: art.abi, bytecode: art.bytecode }), gas: '0x4c4b40' }]);
-  const multiSend = (await rpc.call('eth_getTransactionReceipt', [hash])).contractAddress;
+  const multiSend = (await rpc.receipt(hash)).contractAddress;
   await rpc.call('eth_sendTransaction', [{ from: warm, to: rest[0], value: '0x1', gas: '0x5208' }]);
   let nonce = Number(await rpc.call('eth_getTransactionCount', [wallet, 'pending']));
   const specs = [];

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { encodeDeployData, encodeFunctionData } from 'viem';
 import { chromium } from '@playwright/test';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
+import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { freePort, startServer } from './server.mjs';
 
@@ -33,24 +34,6 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const round1 = (x) => Math.round(x * 10) / 10;
-
-function rpcClient(url) {
-  let id = 1;
-  const post = async (body) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-  return {
-    async call(method, params = []) {
-      const r = await post({ jsonrpc: '2.0', id: id++, method, params });
-      if (r.error) throw new Error(`${method}: ${r.error.message}`);
-      return r.result;
-    },
-    async batch(calls) {
-      const reqs = calls.map(([method, params]) => ({ jsonrpc: '2.0', id: id++, method, params }));
-      const out = await post(reqs);
-      for (const r of out) if (r.error) throw new Error(`batch: ${r.error.message}`);
-      return out.map((r) => r.result);
-    },
-  };
-}
 
 /** A counting JSON-RPC proxy: the RPC calls Lantern makes. */
 async function countingProxy(target, port) {
@@ -79,7 +62,7 @@ async function seed(rpc, log) {
   const [deployer, ...rest] = accounts;
   const token = JSON.parse(readFileSync(new URL('../devnet/evm/artifacts/Token.json', import.meta.url), 'utf8'));
   const hash = await rpc.call('eth_sendTransaction', [{ from: deployer, data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: ['Bench Token', 'BNT', 18] }), gas: '0x4c4b40' }]);
-  const tokenAddress = (await rpc.call('eth_getTransactionReceipt', [hash])).contractAddress;
+  const tokenAddress = (await rpc.receipt(hash)).contractAddress;
   const counterparties = rest.slice(SIZES.length, SIZES.length + 8);
   const wallets = { warm: rest[rest.length - 1].toLowerCase() };
   const specs = [0, 1, 2].map((i) => ({ from: rest[rest.length - 1], to: counterparties[i], value: '0x1', gas: '0x5208' }));

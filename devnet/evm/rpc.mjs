@@ -30,6 +30,19 @@ export function rpcClient(url) {
       if (r.error) throw new RpcError(method, r.error);
       return r.result;
     },
+    /**
+     * The receipt of `hash` once it is mined: anvil's automine may mine a transaction just after it has
+     * answered the send, so a receipt asked for at once can still be null.
+     * @param {string} hash
+     */
+    async receipt(hash) {
+      for (let i = 0; i < 500; i++) {
+        const r = await this.call('eth_getTransactionReceipt', [hash]);
+        if (r) return r;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`${hash}: not mined after 500 polls`);
+    },
     /** Many calls in batches of `size`; results in order; throws on the first error. */
     async batch(calls, size = 200) {
       const results = [];
