@@ -42,8 +42,8 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     // the source, no stack. A client that hung up is expected too: info.
     const down = isLanternError(failure) && failure.status >= 500 ? failure : undefined;
     const aborted = failure !== undefined && res.status === CLIENT_CLOSED;
-    // Every other line is info or debug: with debug off (so info may be too) the URL is not even parsed.
-    if (!down && !aborted && !log().isLevelEnabled('debug') && !log().isLevelEnabled('info')) return withApiHeaders(req, res, requestId);
+    // Every other line is info or debug (debug on means info is on): with info off the URL is not even parsed.
+    if (!down && !aborted && !log().isLevelEnabled('info')) return withApiHeaders(req, res, requestId);
     const { pathname, searchParams } = new URL(req.url);
     const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) };
     if (down) {
