@@ -166,7 +166,7 @@ void multicall3RuntimeCode().catch(() => undefined);
 // ---------------------------------------------------------------------------------------------------
 // Against the node.
 
-type Mode = 'deployed' | 'override' | 'single';
+export type Mode = 'deployed' | 'override' | 'single';
 const g = globalThis as unknown as { __lanternMulticallMode?: Map<number, Promise<Mode> | Mode> };
 const modes = (g.__lanternMulticallMode ??= new Map());
 
@@ -193,6 +193,11 @@ export function isPruned(e: unknown): boolean {
  */
 export function prepareMulticall(chain: Chain): void {
   void modeOf(chain).catch(() => undefined);
+}
+
+/** How the chain's node takes a multicall (learnt once per process): the token reader asks whether overrides work. */
+export function multicallMode(chain: Chain): Promise<Mode> {
+  return modeOf(chain);
 }
 
 async function modeOf(chain: Chain): Promise<Mode> {
