@@ -2,7 +2,7 @@ import 'server-only';
 import type { Address, Hex } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { log } from '@/lib/log';
-import { isPruned, multicall, multicallMode, statePruned, type BlockRef, type CallOutcome, type ViewCall } from './multicall';
+import { isPruned, multicall, multicallMode, overridesRefused, statePruned, type BlockRef, type CallOutcome, type ViewCall } from './multicall';
 import { callNode } from './node-seam';
 import { hexNum, RpcMethodError } from './rpc';
 import { TOKEN_READER_CODE } from './token-reader-code';
@@ -156,10 +156,15 @@ async function readChunk(chain: Chain, wallet: Address, items: TokenRead[], bloc
 
 const reverted = (e: RpcMethodError) => e.rpcCode === 3 || /revert|out of gas|invalid opcode/i.test(e.detail);
 
+/**
+ * The node refused the override. On a chain without Multicall3 that is every override (multicall.ts makes
+ * single calls from now on, without trying its own); where Multicall3 is deployed, it is called there.
+ */
 function refuse(chain: Chain, reason: string, instead: () => Promise<CallOutcome[]>): Promise<CallOutcome[]> {
   if (!refused.has(chain.id)) {
     refused.add(chain.id);
     log().info({ chainId: chain.id, reason: reason.slice(0, 200) }, 'EVM node refused the token reader’s state override; reading tokens through Multicall3');
   }
+  overridesRefused(chain, reason);
   return instead();
 }
