@@ -1,19 +1,22 @@
 import 'server-only';
-import { decodeErrorResult, encodeFunctionData, erc20Abi, formatUnits, type Address, type Hex } from 'viem';
+import { decodeErrorResult, formatUnits, type Address, type Hex } from 'viem';
 import type { Chain } from '@/lib/chains';
 import { badParameter } from '@/lib/errors';
 import { NATIVE_TOKEN_ADDRESS, type Erc20Balance, type TokenBalance, type TokenBalancesPage, type TokenBalancesQuery, type UnreadableToken } from '@/lib/interface/tokens';
 import { queryBinding, readCursor, signCursor } from './cursor';
-import { isPruned, multicall, prepareMulticall, statePruned, type CallOutcome } from './multicall';
+import { isPruned, prepareMulticall, statePruned, type CallOutcome } from './multicall';
 import { assertChain, callNode } from './node-seam';
 import { hexNum } from './rpc';
-import { tokenFactsMany, type TokenFacts } from './tokens';
+import { readTokens, type Read, type TokenRead } from './token-reader';
+import { factsInMemory, tokenFactsMany, type FactAnswers, type TokenFacts } from './tokens';
 import { candidateTokens, walletLogs } from './wallet-logs';
 
 /**
  * What a wallet holds, read from the chain at one pinned block (the head, or `to_block`): its candidate
  * tokens are the ERC-20s whose Transfer logs name it (wallet-logs.ts), and each balance is that token's
- * `balanceOf` at the block, with its `totalSupply`, all in one multicall (multicall.ts). A balance is never
+ * `balanceOf` at the block, with its `totalSupply`, in one read of the token reader (token-reader.ts: a
+ * small contract placed by a state override; Multicall3 through multicall.ts where overrides are refused),
+ * which also brings the name, symbol and decimals of tokens not yet known. A balance is never
  * summed from transfers: a rebasing token's balance moves with no log, a fee-on-transfer token's
  * recipient gets less than the amount sent, and both hold what `balanceOf` says. Name, symbol and
  * decimals are read once per token and kept (tokens.ts); a bytes32 name (MKR) is read as text.
@@ -47,21 +50,46 @@ export async function readHoldings(
   // Named tokens are read whatever the logs say; otherwise every token whose Transfer logs name the wallet.
   const named = [...new Set(opts.tokenAddresses.map((a) => a.toLowerCase()))].sort();
   const candidates = named.length > 0 ? named : await candidateTokens(chain, wallet, at, block);
-  // The balances are read beside the token facts, not after them: a never-seen wallet's facts are a
-  // multicall of their own, and waiting for them first would put two node round trips in a row. A
+  // The balances are read beside the token facts, not after them, in one read of the token reader
+  // (token-reader.ts): each token's balanceOf and totalSupply at the block, and, when the block is the head,
+  // the name, symbol and decimals of tokens this process has not got in memory (those the database keeps
+  // are taken from there: asking them too costs less than waiting for the database before the node). A
   // candidate the facts then show is an NFT contract is read for nothing and left out.
-  const balanceOf = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet as Address] });
-  const calls = candidates.flatMap((token) => [
-    { target: token as Address, callData: balanceOf },
-    { target: token as Address, callData: TOTAL_SUPPLY_CALL },
-  ]);
+  const atHead = block === at.head;
+  const items: TokenRead[] = candidates.map((token) => ({
+    token: token as Address,
+    reads: atHead && !factsInMemory(chain.id, token) ? WITH_FACTS : BALANCE_ONLY,
+  }));
+  const read = readTokens(chain, wallet as Address, items, block);
+  // The facts asked beside the balances, per token; tokens with none asked are read as before.
+  const answered = read.then((all) => {
+    const got = new Map<string, FactAnswers>();
+    let at = 0;
+    for (const item of items) {
+      const o = all.slice(at, (at += item.reads.length));
+      if (item.reads === WITH_FACTS) got.set(item.token, { name: ok(o[2]), symbol: ok(o[3]), decimals: ok(o[4]) });
+    }
+    return got;
+  });
+  void answered.catch(() => undefined); // awaited only when some facts are not kept; `read` fails the answer itself
   // The native balance is read even when it is not shown: one call beside the multicall, and a node that
   // has pruned the block's state says so here when there is no token to read.
-  const [facts, outcomes, nativeWei] = await Promise.all([
-    tokenFactsMany(chain.id, candidates.map((a) => ({ address: a, hint: 'erc20' as const }))),
-    multicall(chain, calls, block),
+  const [facts, all, nativeWei] = await Promise.all([
+    tokenFactsMany(
+      chain.id,
+      candidates.map((a) => ({ address: a, hint: 'erc20' as const })),
+      items.some((item) => item.reads === WITH_FACTS) ? answered : undefined,
+    ),
+    read,
     nativeBalanceAt(chain, wallet, block),
   ]);
+  // Each token's balanceOf and totalSupply outcomes, wherever its answers start.
+  const starts: number[] = [];
+  let next = 0;
+  for (const item of items) {
+    starts.push(next);
+    next += item.reads.length;
+  }
   const tokens: TokenBalance[] = [];
   const unreadable: UnreadableToken[] = [];
   candidates.forEach((token, i) => {
@@ -69,8 +97,8 @@ export async function readHoldings(
     // NFT contracts share the Transfer topic name; only fungible tokens are balances here.
     if (f?.kind !== 'erc20') return;
     if (opts.excludeSpam && f.possibleSpam) return;
-    const bal = outcomes[i * 2]!;
-    const supply = outcomes[i * 2 + 1]!;
+    const bal = all[starts[i]!]!;
+    const supply = all[starts[i]! + 1]!;
     const balance = bal.ok ? uint(bal.data) : null;
     if (balance === null) {
       unreadable.push({ token_address: token, name: f.name, symbol: f.symbol, reason: whyUnreadable(bal) });
@@ -97,7 +125,10 @@ function whyUnreadable(o: CallOutcome): string {
   return 'balanceOf reverted';
 }
 
-const TOTAL_SUPPLY_CALL = encodeFunctionData({ abi: erc20Abi, functionName: 'totalSupply' });
+/** What the token reader is asked per token (in its order: balanceOf and totalSupply answer first). */
+const BALANCE_ONLY: readonly Read[] = ['balanceOf', 'totalSupply'];
+const WITH_FACTS: readonly Read[] = ['balanceOf', 'totalSupply', 'name', 'symbol', 'decimals'];
+const ok = (o: CallOutcome | undefined) => (o?.ok ? o.data : null);
 
 const label = (t: TokenBalance) => (t.symbol ?? t.name ?? '').toLowerCase();
 /** String.prototype.localeCompare's order, from one collator (localeCompare builds one per call: 500 tokens sort in ~4,500). */

@@ -166,7 +166,7 @@ void multicall3RuntimeCode().catch(() => undefined);
 // ---------------------------------------------------------------------------------------------------
 // Against the node.
 
-type Mode = 'deployed' | 'override' | 'single';
+export type Mode = 'deployed' | 'override' | 'single';
 const g = globalThis as unknown as { __lanternMulticallMode?: Map<number, Promise<Mode> | Mode> };
 const modes = (g.__lanternMulticallMode ??= new Map());
 
@@ -193,6 +193,11 @@ export function isPruned(e: unknown): boolean {
  */
 export function prepareMulticall(chain: Chain): void {
   void modeOf(chain).catch(() => undefined);
+}
+
+/** How the chain's node takes a multicall (learnt once per process): the token reader asks whether overrides work. */
+export function multicallMode(chain: Chain): Promise<Mode> {
+  return modeOf(chain);
 }
 
 async function modeOf(chain: Chain): Promise<Mode> {
@@ -254,11 +259,19 @@ async function runChunk(chain: Chain, calls: ViewCall[], block: BlockRef): Promi
 
 /** The node does not take state overrides: this and every later read of the chain make single calls. */
 function refusedOverride(chain: Chain, calls: ViewCall[], block: BlockRef, reason: string): Promise<CallOutcome[]> {
-  if (modes.get(chain.id) !== 'single') {
+  overridesRefused(chain, reason);
+  return singles(chain, calls, block);
+}
+
+/**
+ * The chain's node refused (or ignored) an eth_call state override, here or in the token reader: on a
+ * chain without Multicall3 every later multicall makes single calls rather than trying the override again.
+ */
+export function overridesRefused(chain: Chain, reason: string): void {
+  if (modes.get(chain.id) === 'override') {
     log().info({ chainId: chain.id, reason: reason.slice(0, 200) }, 'EVM node refused an eth_call state override; reading view calls one by one');
     modes.set(chain.id, 'single');
   }
-  return singles(chain, calls, block);
 }
 
 /** aggregate3 failed as a whole (a call used up the gas): each half on its own, down to single calls. */

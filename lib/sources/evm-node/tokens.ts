@@ -78,8 +78,30 @@ export function tokenFactsKept(chainId: number): Promise<void> {
   return writes.get(chainId) ?? Promise.resolve();
 }
 
-/** Facts of many tokens at once: memory, then one database query, then the node for the rest. */
-export async function tokenFactsMany(chainId: number, wanted: { address: string; hint: TokenKind }[]): Promise<Map<string, TokenFacts>> {
+/** A token's name, symbol and decimals calls as it answered them (null: the call failed or returned nothing). */
+export interface FactAnswers {
+  name: Hex | null;
+  symbol: Hex | null;
+  decimals: Hex | null;
+}
+
+/** The token's facts are in this process's memory (reading them needs no database or node). */
+export function factsInMemory(chainId: number, address: string): boolean {
+  return memory.has(memKey(chainId, address));
+}
+
+/**
+ * Facts of many tokens at once: memory, then one database query, then the node for the rest. `answered`:
+ * the name, symbol and decimals calls of some tokens, already on their way from the node in another read
+ * (the holdings' token reader asks them beside the balances, at the head): the tokens it holds that are in
+ * neither memory nor the database take their facts from it rather than from a read of their own.
+ */
+export async function tokenFactsMany(
+  chainId: number,
+  wanted: { address: string; hint: TokenKind }[],
+  answered?: Promise<ReadonlyMap<string, FactAnswers>>,
+): Promise<Map<string, TokenFacts>> {
+  const seen = changes.get(chainId) ?? 0; // the chain as it was when `answered` was asked
   const out = new Map<string, TokenFacts>();
   const missing = new Map<string, TokenKind>();
   for (const { address, hint } of wanted) {
@@ -103,7 +125,7 @@ export async function tokenFactsMany(chainId: number, wanted: { address: string;
   // Tokens no one is reading yet are read together (one multicall for all of them); the others are awaited.
   const fresh = [...missing].filter(([address]) => !inflight.has(memKey(chainId, address)));
   if (fresh.length > 0) {
-    const batch = readManyFromNode(chainId, fresh);
+    const batch = answered ? factsFromAnswered(chainId, fresh, answered, seen) : readManyFromNode(chainId, fresh);
     for (const [address] of fresh) {
       const k = memKey(chainId, address);
       const p = batch.then((m) => m.get(address)!);
@@ -193,12 +215,38 @@ async function readManyFromNode(chainId: number, tokens: [string, TokenKind][]):
   const seen = changes.get(chainId) ?? 0; // the chain as it was when these facts were read
   const first = tokens.map(([address, hint]) => [NAME_CALL, SYMBOL_CALL, DECIMALS_CALL, ...(hint === 'erc20' ? [] : NFT_CALLS)].map((callData) => ({ target: address as Hex, callData })));
   const outcomes = await multicall(chain, first.flat(), 'latest');
-  const data = (o: { ok: boolean; data: Hex } | undefined) => (o?.ok ? o.data : null);
   let at = 0;
   const answers: Answers[] = first.map((calls) => {
     const got = outcomes.slice(at, (at += calls.length));
     return { name: data(got[0]), symbol: data(got[1]), decimals: data(got[2]), is721: data(got[3]), is1155: data(got[4]) };
   });
+  return finishFacts(chainId, d, seen, tokens, answers);
+}
+
+const data = (o: { ok: boolean; data: Hex } | undefined) => (o?.ok ? o.data : null);
+
+/**
+ * Facts of tokens whose name, symbol and decimals another read brings (`answered`); a token it does not
+ * hold is read from the node as above.
+ */
+async function factsFromAnswered(chainId: number, tokens: [string, TokenKind][], answered: Promise<ReadonlyMap<string, FactAnswers>>, seen: number): Promise<Map<string, TokenFacts>> {
+  const d = await db();
+  const got = await answered;
+  // Only tokens whose logs say ERC-20: the others are asked ERC-165 beside their first answers.
+  const taken = ([address, hint]: [string, TokenKind]) => hint === 'erc20' && got.has(address);
+  const have = tokens.filter(taken);
+  const rest = tokens.filter((t) => !taken(t));
+  const answers: Answers[] = have.map(([address]) => ({ ...got.get(address)!, is721: null, is1155: null }));
+  const [a, b] = await Promise.all([finishFacts(chainId, d, seen, have, answers), rest.length > 0 ? readManyFromNode(chainId, rest) : new Map<string, TokenFacts>()]);
+  return new Map([...a, ...b]);
+}
+
+/**
+ * The facts from a token's first answers: ERC-165 asked of the ERC-20-shaped ones whose decimals() gave
+ * no number (see the top), the spam rule, memory, and the write to evm_token after the answer.
+ */
+async function finishFacts(chainId: number, d: Queryable, seen: number, tokens: [string, TokenKind][], answers: Answers[]): Promise<Map<string, TokenFacts>> {
+  const chain = chainOrCustom(chainId);
   // ERC-20-shaped contracts whose decimals() gave no number from 0 to 255: an NFT after all?
   const ask = tokens.flatMap(([, hint], i) => (hint === 'erc20' && decodeUint(answers[i]!.decimals) === null ? [i] : []));
   if (ask.length > 0) {
