@@ -73,6 +73,23 @@ describe('CallBudget: pages first, then a budget', () => {
     expect(wentAt).toBe(250);
   });
 
+  it('by default waits out a page round longer than a second (a busy node answering a first visit), then goes after its quiet time', async () => {
+    const c = clock();
+    const b = new CallBudget({ perSecond: 0, ...c });
+    const call = pending();
+    const page = b.page(() => call.p);
+    let wentAt: number | null = null;
+    void b.background().then(() => (wentAt = c.now()));
+    await c.advance(2_300);
+    expect(wentAt).toBeNull();
+    expect(b.pagesInFlight).toBe(true);
+    call.end();
+    await page;
+    expect(b.pagesInFlight).toBe(false);
+    await c.advance(30);
+    expect(wentAt).toBe(2_300 + 25);
+  });
+
   it('a page call never waits for the background', async () => {
     const c = clock();
     const b = new CallBudget({ perSecond: 1, ...c });
