@@ -4,7 +4,7 @@ import { db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { getLogsWindow, transferFilters } from './logs';
 import { ChainChangedError, assertEpoch, chainHead } from './chain';
-import { RpcMethodError, callBudget, hexNum, inBackground, reorgDepth, rpc } from './rpc';
+import { RpcMethodError, callBudget, hexNum, inBackground, isBackground, reorgDepth, rpc } from './rpc';
 import { selfdestructsTo } from './selfdestructs';
 import { blockPartiesOf } from './block-parties';
 import { markUnsupported, nodeCapabilities } from './capabilities';
@@ -294,6 +294,9 @@ async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], wan
 
 /** Replaces the wallet's rows of blocks [lo, hi] with `rows`; the final part becomes a span, the rest fresh. */
 async function commit(ctx: Ctx, lo: number, hi: number, rows: Row[]): Promise<void> {
+  // A background window's write waits for pages to pause, as its node calls do: the embedded database
+  // runs one transaction at a time, on the server's thread, and a page's own queries would wait behind it.
+  if (isBackground()) await callBudget(ctx.chainId).pagesPaused();
   const d = await db();
   const claims = commitSpans(lo, hi, ctx.final);
   await d.transaction(async (tx) => {

@@ -45,6 +45,7 @@ export class CallBudget {
   private tokens: number;
   private refilledAt: number;
   private pageCalls = 0;
+  private writesWaiting = 0;
   private lastPageEnd = -Infinity;
   /** After one background call has waited out maxYieldMs, the calls queued behind it go too until then. */
   private passUntil = -Infinity;
@@ -98,25 +99,30 @@ export class CallBudget {
     return this.pageCalls > 0;
   }
 
+  /**
+   * Resolves when pages pause, as a background call waits for them (within maxYieldMs), without spending
+   * a call: background work that is not a node call waits with it, such as a fill's write to the embedded
+   * database, which runs one transaction at a time on the server's thread (a page's queries would wait
+   * behind it).
+   */
+  async pagesPaused(): Promise<void> {
+    this.writesWaiting++;
+    try {
+      await this.yieldToPages(this.now());
+    } finally {
+      this.writesWaiting--;
+    }
+  }
+
+  /** Background writes waiting for pages to pause now (pagesPaused). */
+  get waitingWrites(): number {
+    return this.writesWaiting;
+  }
+
   private async take(): Promise<void> {
     const start = this.now();
     this.stats.backgroundCalls++;
-    // Pages first: wait for them to pause, within the yield limit.
-    for (;;) {
-      const waited = this.now() - start;
-      if (this.now() < this.passUntil) break;
-      if (waited >= this.maxYieldMs) {
-        this.passUntil = this.now() + PASS_MS;
-        break;
-      }
-      if (this.pageCalls > 0) {
-        await Promise.race([new Promise<void>((r) => this.idle.push(r)), this.sleep(this.maxYieldMs - waited)]);
-        continue;
-      }
-      const quietLeft = this.lastPageEnd + this.quietMs - this.now();
-      if (quietLeft <= 0) break;
-      await this.sleep(Math.min(quietLeft, this.maxYieldMs - waited));
-    }
+    await this.yieldToPages(start);
     if (this.perSecond > 0) {
       this.refill();
       if (this.tokens < 1) {
@@ -131,6 +137,25 @@ export class CallBudget {
     if (waited >= 1) {
       this.stats.waitedCalls++;
       this.stats.waitedMs += waited;
+    }
+  }
+
+  /** Pages first: waits for them to pause, within the yield limit counted from `start`. */
+  private async yieldToPages(start: number): Promise<void> {
+    for (;;) {
+      const waited = this.now() - start;
+      if (this.now() < this.passUntil) break;
+      if (waited >= this.maxYieldMs) {
+        this.passUntil = this.now() + PASS_MS;
+        break;
+      }
+      if (this.pageCalls > 0) {
+        await Promise.race([new Promise<void>((r) => this.idle.push(r)), this.sleep(this.maxYieldMs - waited)]);
+        continue;
+      }
+      const quietLeft = this.lastPageEnd + this.quietMs - this.now();
+      if (quietLeft <= 0) break;
+      await this.sleep(Math.min(quietLeft, this.maxYieldMs - waited));
     }
   }
 

@@ -78,6 +78,11 @@ export async function inBackground<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether the caller runs as background work (inBackground). */
+export function isBackground(): boolean {
+  return background.getStore() === true;
+}
+
 const gb = globalThis as unknown as { __lanternCallBudgets?: Map<number, CallBudget> };
 const budgets = (gb.__lanternCallBudgets ??= new Map<number, CallBudget>());
 

@@ -595,6 +595,34 @@ describe('the background fill', () => {
     await other;
   });
 
+  it("a window the fill has read is written only once another wallet's page, begun meanwhile, is read", async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    const budget = callBudget(chainId);
+    let armed = false;
+    let release!: () => void;
+    let other: Promise<void> | undefined;
+    // The fill's first window: when its logs are asked, another wallet's page begins.
+    m.hold = async (request) => {
+      if (!armed || !(Array.isArray(request) ? request : [request]).some((r: { method: string }) => r.method === 'eth_getLogs')) return;
+      armed = false;
+      other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (release = r)));
+    };
+    await readingPage(chainId, W, async () => {
+      await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
+      armed = true;
+    });
+    const firstPage = await indexed();
+    // The window's node reads are answered; its write waits for the page.
+    await vi.waitFor(() => expect(budget.waitingWrites).toBe(1), { timeout: 10_000, interval: 20 });
+    expect(await indexed()).toEqual(firstPage);
+    release();
+    await other;
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect(budget.waitingWrites).toBe(0);
+  }, 60_000);
+
   it('a wallet its first page reads whole starts no job', async () => {
     const m = chain({ head: 20, txs: txsOf(20, 3), ots: true, traceFilter: true });
     const at = await activityHead(chainId);
