@@ -4,7 +4,7 @@ import { db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { getLogsWindow, transferFilters } from './logs';
 import { ChainChangedError, assertEpoch, chainHead } from './chain';
-import { RpcMethodError, hexNum, inBackground, reorgDepth, rpc } from './rpc';
+import { RpcMethodError, callBudget, hexNum, inBackground, isBackground, reorgDepth, rpc } from './rpc';
 import { selfdestructsTo } from './selfdestructs';
 import { blockPartiesOf } from './block-parties';
 import { markUnsupported, nodeCapabilities } from './capabilities';
@@ -108,7 +108,9 @@ const st = (g.__lanternActivity ??= { fresh: new Map(), queue: new Map(), fills:
 /**
  * Reads a page of the wallet's history in the foreground, then starts the background fill of the rest.
  * The fill reads no window while a page of the same wallet is being read here (the wallet page asks for
- * three at once): a person's page never waits behind the node reads of the wallet's older history.
+ * three at once): a person's page never waits behind the node reads of the wallet's older history. While
+ * it reads, the chain's call budget counts it as a page in flight (call-budget.ts), so background calls
+ * of any wallet on the chain wait for the whole read, not only for its calls.
  */
 export async function readingPage<T>(chainId: number, address: string, read: () => Promise<T>): Promise<T> {
   // Counted for the wallet and for its chain (`chainId:*`): any wallet's fill on the chain yields to it.
@@ -125,7 +127,9 @@ export async function readingPage<T>(chainId: number, address: string, read: () 
     return [key, r] as const;
   });
   try {
-    return await read();
+    // The chain's background node calls (any wallet's fill, an NFT resync) wait while it is read, between
+    // its own calls too (its database work and the rows it prepares): the gaps of one read are not the fill's.
+    return await callBudget(chainId).page(read);
   } finally {
     for (const [key, r] of held) {
       if (--r.pages === 0) {
@@ -290,6 +294,9 @@ async function commitWindow(ctx: Ctx, lo: number, hi: number, direct: Row[], wan
 
 /** Replaces the wallet's rows of blocks [lo, hi] with `rows`; the final part becomes a span, the rest fresh. */
 async function commit(ctx: Ctx, lo: number, hi: number, rows: Row[]): Promise<void> {
+  // A background window's write waits for pages to pause, as its node calls do: the embedded database
+  // runs one transaction at a time, on the server's thread, and a page's own queries would wait behind it.
+  if (isBackground()) await callBudget(ctx.chainId).pagesPaused();
   const d = await db();
   const claims = commitSpans(lo, hi, ctx.final);
   await d.transaction(async (tx) => {

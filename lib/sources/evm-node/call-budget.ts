@@ -5,7 +5,8 @@ import 'server-only';
  * another person opens a small wallet on the same node; a node answers calls roughly in turn, so that
  * person's page waits behind them. Two rules keep the fill out of the way:
  *
- * - **Pages first.** A background call waits while any page call is in flight, and for a short quiet
+ * - **Pages first.** A background call waits while any page call is in flight (or a page's whole read of
+ *   the chain: the rounds of a history page and the work between them), and for a short quiet
  *   time after the last one ends (a page makes its calls in a few rounds; the gaps between them are not
  *   the background's). It never waits longer than `maxYieldMs` at a time, and then the calls queued
  *   behind it go too for a moment, so steady traffic slows a fill but cannot stop it.
@@ -19,7 +20,12 @@ export interface CallBudgetOptions {
   perSecond: number;
   /** After the last page call ends, background calls wait this long for the page's next round. */
   quietMs?: number;
-  /** The longest one background call waits for pages to pause (default 1 s: a first visit's reads on a busy node take that long, and a call let through at 250 ms slowed it). */
+  /**
+   * The longest one background call waits for pages to pause. Default 3 s: a first visit's round of
+   * reads on a busy node takes longer than 1 s (a never-seen wallet's transfer logs over the whole chain,
+   * 2.3 s on a loaded 2-core machine), and the calls let through at 1 s ran beside it and slowed it; a call
+   * let through at 250 ms did too.
+   */
   maxYieldMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -39,6 +45,7 @@ export class CallBudget {
   private tokens: number;
   private refilledAt: number;
   private pageCalls = 0;
+  private writesWaiting = 0;
   private lastPageEnd = -Infinity;
   /** After one background call has waited out maxYieldMs, the calls queued behind it go too until then. */
   private passUntil = -Infinity;
@@ -52,7 +59,7 @@ export class CallBudget {
   constructor(o: CallBudgetOptions) {
     this.perSecond = o.perSecond;
     this.quietMs = o.quietMs ?? 25;
-    this.maxYieldMs = o.maxYieldMs ?? 1000;
+    this.maxYieldMs = o.maxYieldMs ?? 3000;
     this.now = o.now ?? (() => performance.now());
     this.sleep = o.sleep ?? realSleep;
     this.tokens = this.burst();
@@ -64,7 +71,10 @@ export class CallBudget {
     return Math.max(1, this.perSecond / 4);
   }
 
-  /** A page's call: counted as in flight until `fn` settles. */
+  /**
+   * A page's call, or a page's whole read of the chain (activity.ts's readingPage: its node calls and the
+   * work between them), counted as in flight until `fn` settles: background calls wait for it to end.
+   */
   async page<T>(fn: () => Promise<T>): Promise<T> {
     this.pageCalls++;
     try {
@@ -84,25 +94,35 @@ export class CallBudget {
     return mine;
   }
 
+  /** Whether a page call or a page's read is in flight now. */
+  get pagesInFlight(): boolean {
+    return this.pageCalls > 0;
+  }
+
+  /**
+   * Resolves when pages pause, as a background call waits for them (within maxYieldMs), without spending
+   * a call: background work that is not a node call waits with it, such as a fill's write to the embedded
+   * database, which runs one transaction at a time on the server's thread (a page's queries would wait
+   * behind it).
+   */
+  async pagesPaused(): Promise<void> {
+    this.writesWaiting++;
+    try {
+      await this.yieldToPages(this.now());
+    } finally {
+      this.writesWaiting--;
+    }
+  }
+
+  /** Background writes waiting for pages to pause now (pagesPaused). */
+  get waitingWrites(): number {
+    return this.writesWaiting;
+  }
+
   private async take(): Promise<void> {
     const start = this.now();
     this.stats.backgroundCalls++;
-    // Pages first: wait for them to pause, within the yield limit.
-    for (;;) {
-      const waited = this.now() - start;
-      if (this.now() < this.passUntil) break;
-      if (waited >= this.maxYieldMs) {
-        this.passUntil = this.now() + PASS_MS;
-        break;
-      }
-      if (this.pageCalls > 0) {
-        await Promise.race([new Promise<void>((r) => this.idle.push(r)), this.sleep(this.maxYieldMs - waited)]);
-        continue;
-      }
-      const quietLeft = this.lastPageEnd + this.quietMs - this.now();
-      if (quietLeft <= 0) break;
-      await this.sleep(Math.min(quietLeft, this.maxYieldMs - waited));
-    }
+    await this.yieldToPages(start);
     if (this.perSecond > 0) {
       this.refill();
       if (this.tokens < 1) {
@@ -117,6 +137,25 @@ export class CallBudget {
     if (waited >= 1) {
       this.stats.waitedCalls++;
       this.stats.waitedMs += waited;
+    }
+  }
+
+  /** Pages first: waits for them to pause, within the yield limit counted from `start`. */
+  private async yieldToPages(start: number): Promise<void> {
+    for (;;) {
+      const waited = this.now() - start;
+      if (this.now() < this.passUntil) break;
+      if (waited >= this.maxYieldMs) {
+        this.passUntil = this.now() + PASS_MS;
+        break;
+      }
+      if (this.pageCalls > 0) {
+        await Promise.race([new Promise<void>((r) => this.idle.push(r)), this.sleep(this.maxYieldMs - waited)]);
+        continue;
+      }
+      const quietLeft = this.lastPageEnd + this.quietMs - this.now();
+      if (quietLeft <= 0) break;
+      await this.sleep(Math.min(quietLeft, this.maxYieldMs - waited));
     }
   }
 

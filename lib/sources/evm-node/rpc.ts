@@ -78,6 +78,11 @@ export async function inBackground<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Whether the caller runs as background work (inBackground). */
+export function isBackground(): boolean {
+  return background.getStore() === true;
+}
+
 const gb = globalThis as unknown as { __lanternCallBudgets?: Map<number, CallBudget> };
 const budgets = (gb.__lanternCallBudgets ??= new Map<number, CallBudget>());
 
@@ -168,7 +173,9 @@ export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
   if (open) return open;
   const h = headState(chainId);
   if (!fresh && h.shared && now - h.shared.at <= config().evmHeadTtlMs) return h.shared.value;
-  const value = (async () => {
+  // Read as a page's call even when background work asks first: pages share this promise, and one
+  // holding the chain's call budget (call-budget.ts) would otherwise wait for its own head behind itself.
+  const value = background.exit(async () => {
     const late = rejectOpen(await evmNode(chainId));
     if (late) return late;
     const b = await rpc<{ number: string; hash: string; parentHash: string } | null>(chainId, 'eth_getBlockByNumber', ['latest', false]);
@@ -176,7 +183,7 @@ export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
     const head = { number: Number(b.number), hash: b.hash.toLowerCase(), parentHash: b.parentHash.toLowerCase() };
     h.number = head.number;
     return head;
-  })();
+  });
   h.shared = { at: now, value };
   value.catch(() => {
     if (h.shared?.value === value) h.shared = undefined;

@@ -7,6 +7,7 @@ import { migrations } from '@/lib/db/migrations';
 import { activityHead, ensureCovered, readingPage, walletIndexState, walletTransactionCount } from '@/lib/sources/evm-node/activity';
 import { TOPIC_TRANSFER, addressTopic } from '@/lib/sources/evm-node/logs';
 import { log } from '@/lib/log';
+import { callBudget, headInfo, inBackground, rpc } from '@/lib/sources/evm-node/rpc';
 
 // activity.ts's node reads and SQL, against an in-process JSON-RPC node over a real HTTP socket (a small
 // chain model answering the methods activity uses, as Otterscan, Erigon/Reth and anvil define them) and
@@ -554,6 +555,72 @@ describe('the background fill', () => {
     await fillJob();
     expect(await indexed()).toEqual(walletRows(m));
     expect((await fillOf())?.status).toBe('done');
+  }, 60_000);
+
+  it("background node calls wait while another wallet's page is read, between that page's own calls too", async () => {
+    const m = chain({ head: 20, txs: txsOf(20, 3), ots: true, traceFilter: true });
+    await activityHead(chainId);
+    const budget = callBudget(chainId);
+    let release!: () => void;
+    // A page that has made its node calls and is doing its own work (its rows, its database): no call in flight.
+    const other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (release = r)));
+    expect(budget.pagesInFlight).toBe(true);
+    const { backgroundCalls, waitedCalls } = budget.stats;
+    const bg = inBackground(() => rpc<unknown>(chainId, 'eth_getBlockByNumber', ['0x7', false]));
+    await vi.waitFor(() => expect(budget.stats.backgroundCalls).toBe(backgroundCalls + 1));
+    const releasedAt = performance.now();
+    release();
+    await other;
+    expect(budget.pagesInFlight).toBe(false);
+    await bg;
+    const asked = m.calls.filter((c) => c.method === 'eth_getBlockByNumber' && c.params[0] === '0x7');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.at).toBeGreaterThanOrEqual(releasedAt);
+    expect(budget.stats.waitedCalls).toBe(waitedCalls + 1);
+  });
+
+  it("the chain's head, asked by background work, is read as a page's call (pages share it): never held behind a page's read", async () => {
+    const m = chain({ head: 20, txs: txsOf(20, 3), ots: true, traceFilter: true });
+    await activityHead(chainId);
+    const budget = callBudget(chainId);
+    let release!: () => void;
+    const other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (release = r)));
+    const { backgroundCalls } = budget.stats;
+    const head = await inBackground(() => headInfo(chainId, true));
+    expect(head.number).toBe(m.head);
+    // Answered while the page is still read, without waiting for the budget.
+    expect(budget.pagesInFlight).toBe(true);
+    expect(budget.stats.backgroundCalls).toBe(backgroundCalls);
+    release();
+    await other;
+  });
+
+  it("a window the fill has read is written only once another wallet's page, begun meanwhile, is read", async () => {
+    const m = chain({ head: 200, txs: txsOf(200, 3), ots: true, traceFilter: true });
+    const at = await activityHead(chainId);
+    const budget = callBudget(chainId);
+    let armed = false;
+    let release!: () => void;
+    let other: Promise<void> | undefined;
+    // The fill's first window: when its logs are asked, another wallet's page begins.
+    m.hold = async (request) => {
+      if (!armed || !(Array.isArray(request) ? request : [request]).some((r: { method: string }) => r.method === 'eth_getLogs')) return;
+      armed = false;
+      other = readingPage(chainId, OTHER, () => new Promise<void>((r) => (release = r)));
+    };
+    await readingPage(chainId, W, async () => {
+      await ensureCovered(chainId, W, at, { order: 'DESC', from: 1, to: 200, need: 26 });
+      armed = true;
+    });
+    const firstPage = await indexed();
+    // The window's node reads are answered; its write waits for the page.
+    await vi.waitFor(() => expect(budget.waitingWrites).toBe(1), { timeout: 10_000, interval: 20 });
+    expect(await indexed()).toEqual(firstPage);
+    release();
+    await other;
+    await fillJob();
+    expect(await indexed()).toEqual(walletRows(m));
+    expect(budget.waitingWrites).toBe(0);
   }, 60_000);
 
   it('a wallet its first page reads whole starts no job', async () => {

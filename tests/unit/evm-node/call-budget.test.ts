@@ -73,6 +73,44 @@ describe('CallBudget: pages first, then a budget', () => {
     expect(wentAt).toBe(250);
   });
 
+  it('by default waits out a page round longer than a second (a busy node answering a first visit), then goes after its quiet time', async () => {
+    const c = clock();
+    const b = new CallBudget({ perSecond: 0, ...c });
+    const call = pending();
+    const page = b.page(() => call.p);
+    let wentAt: number | null = null;
+    void b.background().then(() => (wentAt = c.now()));
+    await c.advance(2_300);
+    expect(wentAt).toBeNull();
+    expect(b.pagesInFlight).toBe(true);
+    call.end();
+    await page;
+    expect(b.pagesInFlight).toBe(false);
+    await c.advance(30);
+    expect(wentAt).toBe(2_300 + 25);
+  });
+
+  it('a background write waits for pages to pause as a call does, without spending a call', async () => {
+    const c = clock();
+    const b = new CallBudget({ perSecond: 1, quietMs: 25, ...c });
+    // Calls queued behind a spent budget: a write is no call, and neither waits for tokens nor queues behind them.
+    let gone = 0;
+    for (let i = 0; i < 5; i++) void b.background().then(() => gone++);
+    const call = pending();
+    const page = b.page(() => call.p);
+    let pausedAt: number | null = null;
+    void b.pagesPaused().then(() => (pausedAt = c.now()));
+    await c.advance(500);
+    expect(pausedAt).toBeNull();
+    expect(b.waitingWrites).toBe(1);
+    call.end();
+    await page;
+    await c.advance(30);
+    expect(pausedAt).toBe(500 + 25);
+    expect(b.waitingWrites).toBe(0);
+    expect(gone).toBeLessThan(5);
+  });
+
   it('a page call never waits for the background', async () => {
     const c = clock();
     const b = new CallBudget({ perSecond: 1, ...c });
