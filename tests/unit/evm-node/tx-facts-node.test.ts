@@ -74,6 +74,17 @@ const forgetMemory = (chainId: number) => {
 };
 const traceCalls = (c: FakeChain) => c.calls.filter((x) => (x.method.startsWith('trace_') && x.method !== 'trace_filter') || x.method.startsWith('debug_')).map((x) => `${x.method} ${String(x.params[0])}`).sort();
 
+/**
+ * A trace (the dearest read: it replays the block) travels in a request of its own, since a batch is
+ * answered whole and it would hold back the quick reads sent beside it. Counted over the transactions'
+ * own traces (the capability probe's trace of the genesis aside), beside whether the quick reads
+ * (transactions, receipts) did travel in batches, so the count is not of a node that never sees one.
+ */
+const tracesInBatches = (c: FakeChain) => {
+  const traces = c.calls.filter((x) => /^(trace_(block|transaction)|debug_trace)/.test(x.method) && x.params[0] !== '0x0');
+  return { traces: traces.length, batched: traces.filter((x) => x.batched).length, quickBatched: c.calls.some((x) => x.method === 'eth_getTransactionReceipt' && x.batched) };
+};
+
 const lacking = (m: string) => () => {
   throw new RpcError(-32601, `the method ${m} does not exist/is not available`);
 };
@@ -96,6 +107,7 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x2', 'trace_transaction ' + v3]);
       // One block read per block's time.
       expect(c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest').map((x) => x.params[0]).sort()).toEqual(['0x1', '0x2', '0x3']);
+      expect(tracesInBatches(c)).toEqual({ traces: 2, batched: 0, quickBatched: true });
     }));
 
   it('final facts are kept: asked again, from memory; after memory is forgotten, from the database; neither asks the node', () =>
@@ -231,6 +243,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
       // callTracer is asked for by name.
       expect(c.calls.find((x) => x.method === 'debug_traceTransaction')!.params[1]).toEqual({ tracer: 'callTracer' });
       expect(c.calls.find((x) => x.method === 'debug_traceBlockByNumber' && x.params[0] === '0x2')!.params[1]).toEqual({ tracer: 'callTracer' });
+      expect(tracesInBatches(c)).toEqual({ traces: 2, batched: 0, quickBatched: true });
     }));
 
   it("a block trace that does not name its transactions is matched to the block's transactions in order", () =>
