@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
-import { blockTimestamp, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
+import { blockTimestamp, prefetchFacts, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
 import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
 import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, testDbForFile, type FakeFrame, type FakeTx } from '../../support/fake-evm-node';
 
@@ -211,6 +211,29 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(e).toBeInstanceOf(RpcMethodError);
       expect((e as Error).message).toMatch(new RegExp(`transaction ${p} is not in a block`));
     }));
+
+  it("prefetchFacts: a block where two of a page's transactions may run code is traced ahead, once, and the read takes that trace; every block's time is read ahead", () =>
+    onNode(
+      'parity',
+      (c) => {
+        c.mine([plain, { ...plain, nonce: 1 }]);
+        c.mine([tokenTransfer, vaultWithdraw]);
+        c.mine([{ ...vaultWithdraw, nonce: 1 }]);
+        c.mineTo(40);
+      },
+      async (c) => {
+        // As a window's answer tells them: two payments in block 1, two calls in 2, one in 3.
+        prefetchFacts(c.chainId, [{ block: 1, mayRunCode: false }, { block: 1, mayRunCode: false }, { block: 2, mayRunCode: true }, { block: 2, mayRunCode: true }, { block: 3, mayRunCode: true }]);
+        const blockReads = () => c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest').map((x) => x.params[0]).sort();
+        await vi.waitFor(() => expect([traceCalls(c), blockReads()]).toEqual([['trace_block 0x0', 'trace_block 0x2'], ['0x1', '0x2', '0x3']]), { timeout: 20_000, interval: 20 });
+        // Block 3's one transaction is traced alone by the read, as ever; block 2 is not traced again.
+        const hs = hashes(c, 1, 2, 3);
+        const facts = await txFactsMany(c.chainId, hs, FINAL);
+        expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], [], [], vaultFramesParity, vaultFramesParity]);
+        expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x2', `trace_transaction ${hs[4]}`]);
+        expect(blockReads()).toEqual(['0x1', '0x2', '0x3']);
+      },
+    ));
 
   it('two reads at once of transactions of one block share one trace of the block', () =>
     onNode('parity', (c) => (c.mine([0, 1, 2, 3].map((nonce) => ({ ...vaultWithdraw, nonce }))), c.mineTo(20)), async (c) => {
