@@ -71,6 +71,8 @@ export interface FakeBlock {
 export interface RpcCall {
   method: string;
   params: unknown[];
+  /** Whether it came in a JSON-RPC batch (an array, however long) rather than a request of its own. */
+  batched: boolean;
 }
 
 type Handler = (params: unknown[]) => unknown;
@@ -204,8 +206,8 @@ export class FakeChain {
     return out;
   }
 
-  answer(method: string, params: unknown[]): unknown {
-    this.calls.push({ method, params });
+  answer(method: string, params: unknown[], batched = false): unknown {
+    this.calls.push({ method, params, batched });
     const o = this.overrides.get(method);
     return o ? o(params) : this.model(method, params);
   }
@@ -301,9 +303,9 @@ export interface FakeNode {
 
 /** Serves `chain` on 127.0.0.1 (a free port) until closed. */
 export async function serveChain(chain: FakeChain): Promise<FakeNode> {
-  const one = async (req: { id: unknown; method: string; params?: unknown[] }) => {
+  const one = async (req: { id: unknown; method: string; params?: unknown[] }, batched: boolean) => {
     try {
-      return { jsonrpc: '2.0', id: req.id, result: await chain.answer(req.method, req.params ?? []) };
+      return { jsonrpc: '2.0', id: req.id, result: await chain.answer(req.method, req.params ?? [], batched) };
     } catch (e) {
       const code = e instanceof RpcError ? e.code : -32603;
       return { jsonrpc: '2.0', id: req.id, error: { code, message: e instanceof Error ? e.message : String(e) } };
@@ -314,7 +316,7 @@ export async function serveChain(chain: FakeChain): Promise<FakeNode> {
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const parsed = JSON.parse(body) as Parameters<typeof one>[0] | Parameters<typeof one>[0][];
-      const out = Array.isArray(parsed) ? await Promise.all(parsed.map(one)) : await one(parsed);
+      const out = Array.isArray(parsed) ? await Promise.all(parsed.map((r) => one(r, true))) : await one(parsed, false);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
     });

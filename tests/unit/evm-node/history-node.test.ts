@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
+import { encodeAbiParameters, encodeEventTopics, encodeFunctionData, parseAbi, parseEther, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { nodeWalletHistory } from '@/lib/sources/evm-node/history';
@@ -231,6 +231,30 @@ describe('nodeWalletHistory against a node', NODE_TIMEOUT, () => {
       (c) => {
         c.mine([{ from: W, to: OTHER, value: 1n }]);
         c.mine([{ from: W, to: OTHER, value: 2n }]);
+      },
+    ));
+
+  it("a row names the method the decoder knows; with nft_metadata, an NFT's metadata as kept; the token filter's page alike", () =>
+    onNode(
+      async (c) => {
+        // The token's metadata as read before (evm_nft_token), so the page asks no eth_call.
+        await dbh.pg.query('INSERT INTO evm_nft_token (chain_id, token_address, token_id, token_uri, metadata) VALUES ($1, $2, $3, $4, $5)', [c.chainId, PUNKS, '42', 'ipfs://punks/42', '{"name":"Punk 42"}']);
+        const page = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ order: 'ASC', nft_metadata: 'true' }));
+        expect(page.result.map((t) => [Number(t.block_number), t.method_label])).toEqual([[1, 'transfer'], [2, null]]);
+        expect(page.result[1]!.nft_transfers.map((n) => [n.token_id, n.token_uri, n.metadata])).toEqual([['42', 'ipfs://punks/42', '{"name":"Punk 42"}']]);
+        expect(page.result[1]!.nft_transfers[0]!.normalized_metadata).toMatchObject({ name: 'Punk 42' });
+        // Without nft_metadata: no metadata fields.
+        const plain = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ order: 'ASC' }));
+        expect(plain.result[1]!.nft_transfers[0]).not.toHaveProperty('metadata');
+        const tokens = await nodeWalletHistory(W, chainOrCustom(c.chainId), query({ token_addresses: `${TOKEN},${PUNKS}`, order: 'ASC', nft_metadata: 'true' }));
+        expect(tokens.result.map((t) => t.method_label)).toEqual(['transfer', null]);
+        expect(tokens.result[1]!.nft_transfers.map((n) => n.metadata)).toEqual(['{"name":"Punk 42"}']);
+      },
+      (c) => {
+        const pay = encodeFunctionData({ abi: parseAbi(['function transfer(address to, uint256 value) returns (bool)']), functionName: 'transfer', args: [OTHER as Hex, 5_000_000n] });
+        c.mine([{ from: W, to: TOKEN, input: pay, gasUsed: 40_000n, logs: [transfer(TOKEN, W, OTHER, 5_000_000n)] }]);
+        c.mine([{ from: OTHER, to: PUNKS, gasUsed: 60_000n, logs: [{ address: PUNKS, topics: encodeEventTopics({ abi: erc721, eventName: 'Transfer', args: { from: OTHER, to: W, tokenId: 42n } }) as Hex[], data: '0x' }] }]);
+        c.mineTo(40);
       },
     ));
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
-import { blockTimestamp, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
+import { blockTimestamp, prefetchFacts, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
 import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
 import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, testDbForFile, type FakeFrame, type FakeTx } from '../../support/fake-evm-node';
 
@@ -74,6 +74,17 @@ const forgetMemory = (chainId: number) => {
 };
 const traceCalls = (c: FakeChain) => c.calls.filter((x) => (x.method.startsWith('trace_') && x.method !== 'trace_filter') || x.method.startsWith('debug_')).map((x) => `${x.method} ${String(x.params[0])}`).sort();
 
+/**
+ * A trace (the dearest read: it replays the block) travels in a request of its own, since a batch is
+ * answered whole and it would hold back the quick reads sent beside it. Counted over the transactions'
+ * own traces (the capability probe's trace of the genesis aside), beside whether the quick reads
+ * (transactions, receipts) did travel in batches, so the count is not of a node that never sees one.
+ */
+const tracesInBatches = (c: FakeChain) => {
+  const traces = c.calls.filter((x) => /^(trace_(block|transaction)|debug_trace)/.test(x.method) && x.params[0] !== '0x0');
+  return { traces: traces.length, batched: traces.filter((x) => x.batched).length, quickBatched: c.calls.some((x) => x.method === 'eth_getTransactionReceipt' && x.batched) };
+};
+
 const lacking = (m: string) => () => {
   throw new RpcError(-32601, `the method ${m} does not exist/is not available`);
 };
@@ -96,6 +107,7 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x2', 'trace_transaction ' + v3]);
       // One block read per block's time.
       expect(c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest').map((x) => x.params[0]).sort()).toEqual(['0x1', '0x2', '0x3']);
+      expect(tracesInBatches(c)).toEqual({ traces: 2, batched: 0, quickBatched: true });
     }));
 
   it('final facts are kept: asked again, from memory; after memory is forgotten, from the database; neither asks the node', () =>
@@ -200,6 +212,29 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect((e as Error).message).toMatch(new RegExp(`transaction ${p} is not in a block`));
     }));
 
+  it("prefetchFacts: a block where two of a page's transactions may run code is traced ahead, once, and the read takes that trace; every block's time is read ahead", () =>
+    onNode(
+      'parity',
+      (c) => {
+        c.mine([plain, { ...plain, nonce: 1 }]);
+        c.mine([tokenTransfer, vaultWithdraw]);
+        c.mine([{ ...vaultWithdraw, nonce: 1 }]);
+        c.mineTo(40);
+      },
+      async (c) => {
+        // As a window's answer tells them: two payments in block 1, two calls in 2, one in 3.
+        prefetchFacts(c.chainId, [{ block: 1, mayRunCode: false }, { block: 1, mayRunCode: false }, { block: 2, mayRunCode: true }, { block: 2, mayRunCode: true }, { block: 3, mayRunCode: true }]);
+        const blockReads = () => c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest').map((x) => x.params[0]).sort();
+        await vi.waitFor(() => expect([traceCalls(c), blockReads()]).toEqual([['trace_block 0x0', 'trace_block 0x2'], ['0x1', '0x2', '0x3']]), { timeout: 20_000, interval: 20 });
+        // Block 3's one transaction is traced alone by the read, as ever; block 2 is not traced again.
+        const hs = hashes(c, 1, 2, 3);
+        const facts = await txFactsMany(c.chainId, hs, FINAL);
+        expect(hs.map((h) => facts.get(h)!.calls)).toEqual([[], [], [], vaultFramesParity, vaultFramesParity]);
+        expect(traceCalls(c)).toEqual(['trace_block 0x0', 'trace_block 0x2', `trace_transaction ${hs[4]}`]);
+        expect(blockReads()).toEqual(['0x1', '0x2', '0x3']);
+      },
+    ));
+
   it('two reads at once of transactions of one block share one trace of the block', () =>
     onNode('parity', (c) => (c.mine([0, 1, 2, 3].map((nonce) => ({ ...vaultWithdraw, nonce }))), c.mineTo(20)), async (c) => {
       // The block's trace is held until both reads have asked for it.
@@ -231,6 +266,7 @@ describe('txFactsMany against a node with callTracer only (debug_*)', NODE_TIMEO
       // callTracer is asked for by name.
       expect(c.calls.find((x) => x.method === 'debug_traceTransaction')!.params[1]).toEqual({ tracer: 'callTracer' });
       expect(c.calls.find((x) => x.method === 'debug_traceBlockByNumber' && x.params[0] === '0x2')!.params[1]).toEqual({ tracer: 'callTracer' });
+      expect(tracesInBatches(c)).toEqual({ traces: 2, batched: 0, quickBatched: true });
     }));
 
   it("a block trace that does not name its transactions is matched to the block's transactions in order", () =>
