@@ -145,6 +145,37 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(c.calls).toEqual([]);
     }));
 
+  it('facts read across a change of chain are neither remembered nor kept: asked of the node again', () =>
+    onNode('parity', standard, async (c) => {
+      const hs = hashes(c, 2);
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let tracing!: () => void;
+      const atNode = new Promise<void>((r) => (tracing = r));
+      // The block's trace is held at the node while the chain changes (the node left the chain they were read from).
+      c.overrides.set('trace_block', async (params) => {
+        if (params[0] === '0x2') {
+          tracing();
+          await held;
+        }
+        return c.model('trace_block', params);
+      });
+      const read = txFactsMany(c.chainId, hs, FINAL);
+      await atNode;
+      forgetMemory(c.chainId);
+      release();
+      expect((await read).size).toBe(2);
+      await txFactsKept(c.chainId);
+      await new Promise((r) => setImmediate(r));
+      expect((await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1', [c.chainId])).rows).toEqual([]);
+      c.calls.length = 0;
+      await txFactsMany(c.chainId, hs, FINAL);
+      expect(c.count('eth_getTransactionReceipt')).toBe(2);
+      // Read on the chain as it is now: remembered and kept as ever.
+      await txFactsKept(c.chainId);
+      expect((await dbh.pg.query('SELECT 1 FROM evm_tx WHERE chain_id = $1', [c.chainId])).rows).toHaveLength(2);
+    }));
+
   it('unfinal facts are not kept: read from the node each time, kept once their block is final', () =>
     onNode('parity', standard, async (c) => {
       const hs = hashes(c, 41);
