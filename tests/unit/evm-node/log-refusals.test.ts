@@ -74,6 +74,8 @@ describe('afterRefusal', () => {
   it('a suggested range: spaces inside the brackets, one block, and one no smaller than what was tried', () => {
     expect(afterRefusal(CHAIN, refused(-32602, 'this block range should work: [ 0x10 , 0x4f ]'), 1500)).toBe(64);
     expect(afterRefusal(CHAIN, refused(-32602, 'this block range should work: [0x10, 0x10]'), 1500)).toBe(1);
+    // No spaces at all.
+    expect(afterRefusal(CHAIN, refused(-32602, 'Try with this block range [0x10,0x4f]'), 1500)).toBe(64);
     // Not smaller than the span tried: no help, the span is quartered instead.
     expect(afterRefusal(CHAIN, refused(-32602, 'Try with this block range [0x0, 0x1000]'), 400)).toBe(100);
     expect(afterRefusal(CHAIN, refused(-32602, 'Try with this block range [0x1, 0x190]'), 400)).toBe(100);

@@ -168,7 +168,23 @@ describe('getLogsWindow', NODE_TIMEOUT, () => {
       c.calls.length = 0;
       expect(await getLogsWindow(c.chainId, transferFilters(WALLET), 7, 7, 'desc', never)).toEqual({ logs: [], reached: 7 });
       expect(await getLogsWindow(c.chainId, transferFilters(WALLET), 8, 7, 'asc', never)).toEqual({ logs: [], reached: 7 });
+      // An empty window reports the end it would have started from, each way.
+      expect(await getLogsWindow(c.chainId, transferFilters(WALLET), 8, 7, 'desc', never)).toEqual({ logs: [], reached: 8 });
       expect(ranges(c)).toEqual(['7-7']);
+    }));
+
+  it('a refusal without a stated limit, far from block 0: the span refused is quartered, then grows again', () =>
+    onNode((c) => c.mineTo(20_000), async (c) => {
+      c.overrides.set('eth_getLogs', (params) => {
+        const f = params[0] as { fromBlock: Hex; toBlock: Hex };
+        if (Number(f.toBlock) - Number(f.fromBlock) + 1 > 500) throw new RpcError(-32000, 'block range is too wide');
+        return c.model('eth_getLogs', params);
+      });
+      let reads = 0;
+      const w = await getLogsWindow(c.chainId, transferFilters(WALLET), 1, 20_000, 'desc', () => ++reads >= 3);
+      // 2,000 refused: a quarter, 500, served; 2,000 refused again, 500; and once more.
+      expect(ranges(c)).toEqual(['18001-20000', '19501-20000', '17501-19500', '19001-19500', '17001-19000', '18501-19000']);
+      expect(w.reached).toBe(18501);
     }));
 
   it('removed logs are left out; a transaction counts once however many of its logs match', () =>
