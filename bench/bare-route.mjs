@@ -1,32 +1,54 @@
 // The floor for Lantern's cached endpoints: a bare Next.js app (this repository's own `next` and `react`)
-// whose one route handler returns a constant JSON, built and served by `next start` from a temporary
-// folder. `/api/bare/<name>` sends the bytes of `bodies[name]` as they were given (read once at start),
-// so an endpoint is compared with Next sending the same answer and nothing else; `/api/bare/tiny` is a
-// 50-byte constant. An endpoint's requests/s is read as a fraction of its floor's, measured in the same run.
+// whose route handlers return constant JSON, built and served by `next start` from a temporary folder.
+// Each endpoint's floor is a route handler at the same route pattern as Lantern's (`app/api/v2.2/[address]/nft`)
+// sending the bytes of its `body` as they were given (read once at start), and it is asked the same
+// path and query string Lantern is asked: Next does the same routing and URL work for both (a query
+// string costs Next's request handling something too), and the only difference left is what Lantern
+// does itself. `/api/bare/tiny` is a 50-byte constant. An endpoint's requests/s is read as a fraction
+// of its floor's, measured in the same run.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const ROUTE = `import { readFileSync } from 'node:fs';
+const TINY = `export const dynamic = 'force-dynamic';
+const body = new TextEncoder().encode(${JSON.stringify(JSON.stringify({ cursor: null, page: 0, page_size: 25, result: [] }))});
+export async function GET() {
+  return new Response(body, { headers: { 'Content-Type': 'application/json' } });
+}
+`;
+
+// One endpoint's floor: its params are awaited as Lantern's handlers await theirs, then the bytes go out.
+const route = (name) => `import { readFileSync } from 'node:fs';
 export const dynamic = 'force-dynamic';
-const bodies = new Map(Object.entries(JSON.parse(readFileSync(process.cwd() + '/bodies.json', 'utf8'))).map(([k, v]) => [k, new TextEncoder().encode(v)]));
+const body = new TextEncoder().encode(JSON.parse(readFileSync(process.cwd() + '/bodies.json', 'utf8'))[${JSON.stringify(name)}]);
 export async function GET(_req, { params }) {
-  const body = bodies.get((await params).name);
-  return body ? new Response(body, { headers: { 'Content-Type': 'application/json' } }) : new Response(null, { status: 404 });
+  await params;
+  return new Response(body, { headers: { 'Content-Type': 'application/json' } });
 }
 `;
 
 /**
- * Builds the bare app and starts it on `port` serving `bodies` (name to JSON text); resolves to
- * `{ url(name), stop, pid }` once it answers. BARE_NODE_ARGS adds node flags to `next start` (a profile
+ * Builds the bare app and starts it on `port` serving `endpoints`: name to `{ body, route, url }`, the
+ * JSON text, the app-router pattern of Lantern's route (`api/ledger/[network]/blocks/by_version/[version]`)
+ * and Lantern's URL for it (whose path and query the floor is asked). Resolves to `{ url(name), stop, pid }`
+ * once it answers (`url('tiny')`: the 50-byte route). BARE_NODE_ARGS adds node flags to `next start` (a profile
  * of the floor beside one of Lantern's).
  */
-export async function startBareRoute(port, bodies = {}) {
+export async function startBareRoute(port, endpoints = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lantern-bare-route-'));
-  mkdirSync(path.join(dir, 'app/api/bare/[name]'), { recursive: true });
-  writeFileSync(path.join(dir, 'app/api/bare/[name]/route.js'), ROUTE);
-  writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify({ tiny: JSON.stringify({ cursor: null, page: 0, page_size: 25, result: [] }), ...bodies }));
+  const routeFile = (pattern, text) => {
+    mkdirSync(path.join(dir, 'app', pattern), { recursive: true });
+    writeFileSync(path.join(dir, 'app', pattern, 'route.js'), text);
+  };
+  routeFile('api/bare/tiny', TINY);
+  const paths = { tiny: '/api/bare/tiny' };
+  for (const [name, e] of Object.entries(endpoints)) {
+    routeFile(e.route, route(name));
+    const u = new URL(e.url);
+    paths[name] = u.pathname + u.search;
+  }
+  writeFileSync(path.join(dir, 'bodies.json'), JSON.stringify(Object.fromEntries(Object.entries(endpoints).map(([name, e]) => [name, e.body]))));
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bare-route', private: true }));
   // Turbopack compiles only files under its root: '/' lets it follow the link to this repository's packages.
   writeFileSync(path.join(dir, 'next.config.mjs'), "export default { turbopack: { root: '/' } };\n");
@@ -45,7 +67,7 @@ export async function startBareRoute(port, bodies = {}) {
   }
   const child = spawn(process.execPath, [...(process.env.BARE_NODE_ARGS ? process.env.BARE_NODE_ARGS.split(' ') : []), nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: dir, env, stdio: 'ignore' });
   const exited = new Promise((r) => child.once('exit', r));
-  const url = (name) => `http://127.0.0.1:${port}/api/bare/${name}`;
+  const url = (name) => `http://127.0.0.1:${port}${paths[name]}`;
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     await exited;

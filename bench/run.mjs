@@ -113,11 +113,12 @@ async function benchLoad() {
   const block = `${a.url}/api/ledger/local/blocks/by_version/20000?with_transactions=true`;
   for (const u of [history(alice), nft, block]) await fetch(u, { headers: auth });
   // Each endpoint beside its floor, loaded the same way just before it (alternating, so both see the same machine): a bare Next.js route handler
-  // sending the same bytes (bench/bare-route.mjs), and a 50-byte one.
+  // at the same route pattern, asked the same path, query string and headers, sending the same bytes (bench/bare-route.mjs), and a 50-byte one.
   const endpoints = { history: history(alice), nft, block };
+  const routes = { history: 'api/v2.2/wallets/[address]/history', nft: 'api/v2.2/[address]/nft', block: 'api/ledger/[network]/blocks/by_version/[version]' };
   const bodies = {};
   for (const [name, u] of Object.entries(endpoints)) bodies[name] = await (await fetch(u, { headers: auth })).text();
-  const bare = await startBareRoute(await freePort(), bodies);
+  const bare = await startBareRoute(await freePort(), Object.fromEntries(Object.keys(endpoints).map((k) => [k, { body: bodies[k], route: routes[k], url: endpoints[k] }])));
   try {
     // What A spends with no request at all (background reading, followers): a busy A shows here, not as a slow route.
     report('load: server A at rest', { cpu_ms_per_s: await idleCpu(a.pid, 3000) });
@@ -126,7 +127,7 @@ async function benchLoad() {
       // Four short turns each, alternating, so a machine that slows down or speeds up meets both alike.
       const turns = { floor: [], lantern: [] };
       for (let i = 0; i < 4; i++) {
-        turns.floor.push(await load({ url: bare.url(name), duration: 2 }));
+        turns.floor.push(await load({ url: bare.url(name), headers: auth, duration: 2 }));
         turns.lantern.push(await load({ url: endpoints[name], headers: auth, duration: 2 }));
       }
       const sum = (rs, k) => rs.reduce((n, r) => n + r[k], 0);

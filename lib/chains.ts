@@ -193,13 +193,14 @@ const named = (c: Chain) => `${c.name} (${c.hex})`;
  */
 export function resolveChain(value: string | null | undefined, operation: ChainOperation, service: ChainService): Chain {
   const allowed = service.chains.filter((s) => s.operations.includes(operation));
-  const list = allowed.map((s) => named(s.chain)).join(', ') || 'none';
-  const waiting = service.pending.length > 0 ? `; not known yet: which chain ${service.pending.join(', ')} serves (not answering)` : '';
+  // Worded only for a refusal: a served chain (every request's case) needs neither.
+  const list = () => allowed.map((s) => named(s.chain)).join(', ') || 'none';
+  const waiting = () => (service.pending.length > 0 ? `; not known yet: which chain ${service.pending.join(', ')} serves (not answering)` : '');
   if (value === undefined || value === null || value.trim() === '') {
     const fallback = service.fallback;
     if (!fallback) throw notYet(`no chain named, and the default chain is the one ${service.pending.join(', ')} serves, which has not answered yet`);
     if (allowed.some((s) => s.chain.id === fallback.id)) return allowed.find((s) => s.chain.id === fallback.id)!.chain;
-    throw badParameter('chain', `chain: no chain named, and the default chain ${named(fallback)} is not served for ${OPERATION_LABEL[operation]}; this Lantern serves: ${list}`);
+    throw badParameter('chain', `chain: no chain named, and the default chain ${named(fallback)} is not served for ${OPERATION_LABEL[operation]}; this Lantern serves: ${list()}`);
   }
   const id = hexChainId(value);
   const wanted = id !== undefined ? service.chains.find((s) => s.chain.id === id) : service.chains.find((s) => s.chain.name === normaliseName(value));
@@ -207,14 +208,14 @@ export function resolveChain(value: string | null | undefined, operation: ChainO
   const known = wanted?.chain ?? findChain(value) ?? (id !== undefined ? chainOrCustom(id) : undefined);
   const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
   if (!wanted && service.pending.length > 0) {
-    throw notYet(`${known ? named(known) : `"${shown}"`} is not among the chains this Lantern serves now (${list})${waiting}`);
+    throw notYet(`${known ? named(known) : `"${shown}"`} is not among the chains this Lantern serves now (${list()})${waiting()}`);
   }
   const why = wanted
     ? `${named(wanted.chain)} is not available for ${OPERATION_LABEL[operation]}`
     : known
       ? `${named(known)} is not served by this Lantern (no node for it${service.chains.some((s) => s.source === 'hosted') ? ', and not a chain of the hosted API' : ''})`
       : `unknown chain "${shown}"`;
-  throw badParameter('chain', `chain: ${why}; this Lantern serves: ${list}`);
+  throw badParameter('chain', `chain: ${why}; this Lantern serves: ${list()}`);
 }
 
 function notYet(why: string): LanternError {

@@ -9,10 +9,23 @@ import { sources } from '@/lib/sources';
  * ledger-blocks.ts, indexed by version range), else from the ledger source picked for the network.
  */
 
+// Versions already found valid, by their text: the published API's block route has validated the path's
+// version (lib/api/handler.ts parseParam) just before, and a cached block is asked for over and over, so
+// the schema is not run again for the same text. Only valid versions are kept (an invalid one is parsed
+// every time, so its error is the same as ever); bounded, the oldest going first.
+const VALID_VERSIONS_MAX = 1024;
+const validVersions = new Map<string, bigint>();
+
 function toVersion(version: bigint | string): bigint {
-  const r = ledgerVersionSchema.safeParse(typeof version === 'bigint' ? version.toString() : version);
+  const text = typeof version === 'bigint' ? version.toString() : version;
+  const known = validVersions.get(text);
+  if (known !== undefined) return known;
+  const r = ledgerVersionSchema.safeParse(text);
   if (!r.success) throw badParameter('version', `version: ${r.error.issues[0].message}`);
-  return typeof version === 'bigint' ? version : BigInt(r.data);
+  const v = typeof version === 'bigint' ? version : BigInt(r.data);
+  if (validVersions.size >= VALID_VERSIONS_MAX) validVersions.delete(validVersions.keys().next().value as string);
+  validVersions.set(text, v);
+  return v;
 }
 
 function loader(network: LedgerNetworkName) {

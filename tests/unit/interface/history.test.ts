@@ -156,6 +156,18 @@ describe('historyPageSchema', () => {
     expect(historyPageSchema.parse(page()).result[0].erc20_transfer).toEqual([]);
   });
 
+  it('takes the same list sent twice (as Lantern sends it) once, and lists of one length but other entries as their union', () => {
+    const one = erc20({ log_index: 1 });
+    const two = erc20({ log_index: 2 });
+    const three = erc20({ log_index: 3 });
+    const same = historyPageSchema.parse(page({ result: [tx({ erc20_transfer: [one, two], erc20_transfers: [one, two] })] })).result[0];
+    expect(same.erc20_transfer.map((t) => t.log_index)).toEqual([1, 2]);
+    const other = historyPageSchema.parse(page({ result: [tx({ erc20_transfer: [one, two], erc20_transfers: [two, three] })] })).result[0];
+    expect(other.erc20_transfer.map((t) => t.log_index)).toEqual([1, 2, 3]);
+    const reordered = historyPageSchema.parse(page({ result: [tx({ erc20_transfer: [one, two], erc20_transfers: [two, one] })] })).result[0];
+    expect(reordered.erc20_transfer.map((t) => t.log_index)).toEqual([1, 2]);
+  });
+
   it('keeps extra fields it does not know', () => {
     const p = historyPageSchema.parse(
       page({

@@ -7,6 +7,10 @@ import { getBlockByVersionJson } from '@/lib/operations/ledger-block';
 // sent with no-store by the shared error response.)
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+// Every request reads the path and query: dynamic, as the API's other routes say (without it Next wraps
+// each request in a Proxy that watches for dynamic use, for nothing: the answer is never prerendered).
+export const dynamic = 'force-dynamic';
+
 export const GET = api<{ network: string; version: string }>(async (req, params) => {
   const network = parseParam('network', params.network, ledgerNetworkSchema);
   const version = parseParam('version', params.version, ledgerVersionSchema);
