@@ -108,7 +108,7 @@ const noSourcesFromUi = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores(['.next/**', 'out/**', '.data/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', 'devnet/evm/artifacts/**']),
+  globalIgnores(['.next/**', 'out/**', '.data/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', 'devnet/evm/artifacts/**', '.stryker-tmp/**', 'reports/**']),
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
