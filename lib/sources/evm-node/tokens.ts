@@ -153,8 +153,8 @@ const utf8 = new TextDecoder();
  */
 export function decodeText(out: Hex | null): string | null {
   if (!out || out.length < 66 || out.length % 2 !== 0) return null;
-  const bytes = Buffer.from(out.slice(2), 'hex');
-  if (bytes.length * 2 !== out.length - 2) return null; // not hex
+  const bytes = hexBytes(out);
+  if (!bytes) return null; // not hex
   if (bytes.length === 32) {
     let end = 32;
     while (end > 1 && bytes[end - 1] === 0) end--;
@@ -165,7 +165,8 @@ export function decodeText(out: Hex | null): string | null {
   const word = (pos: number): number | null => {
     if (pos < 0 || pos + 32 > size) return null;
     for (let i = pos; i < pos + 25; i++) if (bytes[i] !== 0) return null; // 2^56 or more: never safe
-    const n = bytes.readUIntBE(pos + 25, 6) * 256 + bytes[pos + 31]!;
+    let n = 0;
+    for (let i = pos + 25; i < pos + 32; i++) n = n * 256 + bytes[i]!;
     return Number.isSafeInteger(n) ? n : null;
   };
   const offset = word(0);
@@ -177,10 +178,37 @@ export function decodeText(out: Hex | null): string | null {
   return utf8Text(bytes, offset + 32, offset + 32 + length).trim() || null;
 }
 
+/** Each ASCII character's value as a hex digit, -1 where it is none. */
+const HEX_DIGIT = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 10; i++) t[48 + i] = i;
+  for (let i = 0; i < 6; i++) t[65 + i] = t[97 + i] = 10 + i;
+  return t;
+})();
+
+/**
+ * The bytes of `0x` hex data of even length, or null when a character is not a hex digit. By hand rather
+ * than Buffer.from(hex, 'hex'): in a CPU profile of the server's first answer for a never-seen wallet of
+ * 500 tokens, Buffer.from over the 1,000 names and symbols was ~100 ms of self time, this loop ~20 ms.
+ */
+function hexBytes(out: string): Uint8Array | null {
+  const bytes = new Uint8Array((out.length - 2) >> 1);
+  for (let i = 0, p = 2; i < bytes.length; i++, p += 2) {
+    const a = out.charCodeAt(p);
+    const b = out.charCodeAt(p + 1);
+    const hi = a < 128 ? HEX_DIGIT[a]! : -1;
+    const lo = b < 128 ? HEX_DIGIT[b]! : -1;
+    if (hi < 0 || lo < 0) return null;
+    bytes[i] = (hi << 4) | lo;
+  }
+  return bytes;
+}
+
 /** bytes[start, end) as UTF-8 text; ASCII (nearly every token's name) without TextDecoder's per-call cost. */
-function utf8Text(bytes: Buffer, start: number, end: number): string {
+function utf8Text(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start > 1024) return utf8.decode(bytes.subarray(start, end)); // too many arguments for fromCharCode
   for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return utf8.decode(bytes.subarray(start, end));
-  return bytes.toString('latin1', start, end);
+  return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
 }
 
 function decodeUint(out: Hex | null): number | null {
@@ -253,7 +281,11 @@ async function finishFacts(chainId: number, d: Queryable, seen: number, tokens: 
     const nft = await multicall(chain, ask.flatMap((i) => NFT_CALLS.map((callData) => ({ target: tokens[i]![0] as Hex, callData }))), 'latest');
     ask.forEach((i, k) => Object.assign(answers[i]!, { is721: data(nft[k * 2]), is1155: data(nft[k * 2 + 1]) }));
   }
-  const facts = await Promise.all(tokens.map(([address, hint], i) => factsOf(chainId, address, hint, answers[i]!)));
+  // Facts are made at once; only a token whose name or symbol baits is awaited, for rule 2 of the spam
+  // rule (a never-seen wallet of 500 honest tokens makes no promise per token).
+  const facts = tokens.map(([address, hint], i) => factsOf(address, hint, answers[i]!));
+  const baits = facts.filter((f) => baitText(f.name, f.symbol));
+  if (baits.length > 0) await Promise.all(baits.map(async (f) => (f.possibleSpam = await distributedUnsolicited(chainId, f.address))));
   for (const f of facts) memory.set(memKey(chainId, f.address), f);
   keepFactsLater(d, chainId, facts, seen);
   return new Map(facts.map((f) => [f.address, f]));
@@ -284,7 +316,8 @@ async function keepFacts(d: Queryable, chainId: number, facts: TokenFacts[]): Pr
   );
 }
 
-async function factsOf(chainId: number, address: string, hint: TokenKind, { name, symbol, decimals, is721, is1155 }: Answers): Promise<TokenFacts> {
+/** A token's facts from its answers, `possibleSpam` false (the caller reads the spam rule of those whose text baits). */
+function factsOf(address: string, hint: TokenKind, { name, symbol, decimals, is721, is1155 }: Answers): TokenFacts {
   let kind: TokenKind = hint;
   if (decodeBool(is721)) kind = 'erc721';
   else if (decodeBool(is1155)) kind = 'erc1155';
@@ -297,7 +330,6 @@ async function factsOf(chainId: number, address: string, hint: TokenKind, { name
     decimals: kind === 'erc20' ? decodeUint(decimals) : null,
     possibleSpam: false,
   };
-  facts.possibleSpam = baitText(facts.name, facts.symbol) && (await distributedUnsolicited(chainId, address));
   return facts;
 }
 

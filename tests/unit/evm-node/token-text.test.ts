@@ -97,9 +97,22 @@ describe("decodeText", () => {
     );
   });
 
+  it("reads a long name as viem does", () => {
+    for (const s of ["A".repeat(300_000), `${"B".repeat(3000)}\u00e9`]) {
+      const out = encodeAbiParameters([{ type: "string" }], [s]);
+      expect(decodeText(out)).toBe(viaViem(out));
+    }
+  });
+
   it("is null for no answer and for data that is not hex", () => {
     expect(decodeText(null)).toBeNull();
     expect(decodeText("0x")).toBeNull();
     expect(decodeText(`0x${"zz".repeat(64)}` as Hex)).toBeNull();
+    // One character that is not a hex digit, in a high or a low nibble, anywhere in a readable string.
+    const good = encodeAbiParameters([{ type: "string" }], ["Bench Token 7"]);
+    expect(decodeText(good)).toBe("Bench Token 7");
+    for (const at of [2, 3, 2 + 64 * 2 + 6, 2 + 64 * 2 + 7, good.length - 1])
+      for (const c of ["g", "x", " ", "\u00e9"])
+        expect(decodeText(`${good.slice(0, at)}${c}${good.slice(at + 1)}` as Hex)).toBeNull();
   });
 });
