@@ -12,7 +12,7 @@ import {
   type Hex,
 } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeCall, decodeLog, knownContractByCode, methodNameOf, signatureTable, tableFrom, toInterfaceDecoded } from '@/lib/decode';
+import { decodeCall, decodeLog, knownContractAbi, knownContractByCode, methodNameOf, signatureTable, tableFrom, toInterfaceDecoded } from '@/lib/decode';
 import { readReference } from '../interface/reference';
 // The generator itself: the committed data must be what it writes today.
 import { buildDevnetContracts, buildSignatures } from '@/scripts/signatures.mjs';
@@ -143,8 +143,37 @@ describe('the devnet contracts Lantern ships exact ABIs for', () => {
     expect(knownContractByCode('0x')).toBeNull();
   });
 
+  it("are found by name with the artifact's own ABI, parsed once and shared with the lookup by code", () => {
+    const names = (abi: readonly { type: string; name?: string }[]) => abi.filter((x) => x.type === 'function').map((x) => x.name).sort();
+    const raw = JSON.parse(readFileSync('devnet/evm/artifacts/MultiSend.json', 'utf8')) as { abi: { type: string; name?: string }[] };
+    const abi = knownContractAbi('MultiSend');
+    expect(abi).not.toBeNull();
+    expect(names(abi!)).toEqual(names(raw.abi));
+    expect(knownContractByCode(artifact('MultiSend').deployedBytecode)?.abi).toBe(abi);
+    expect(knownContractAbi('Token')).not.toBe(abi);
+    expect(knownContractAbi('NoSuchContract')).toBeNull();
+  });
+
   it('the committed data is what `npm run signatures` writes today', { timeout: 60_000 }, () => {
     expect(JSON.parse(readFileSync('lib/decode/data/devnet-contracts.json', 'utf8')), 'devnet artifacts changed: run npm run signatures').toEqual(buildDevnetContracts());
     expect(JSON.parse(readFileSync('lib/decode/data/signatures.json', 'utf8')), 'a source package changed: run npm run signatures').toEqual(buildSignatures());
+  });
+});
+
+describe('the signature table', () => {
+  it("parses a selector's or a topic's entries once, upper- or lower-case, with or without 0x; unknown ones are empty", () => {
+    const t = tableFrom({
+      sources: [{ package: 'crafted', version: '0', what: 'test' }],
+      functions: { a9059cbb: ['0|transfer(address to, uint256 amount)'] },
+      events: { ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef: ['0|Transfer(address indexed from, address indexed to, uint256 value)'] },
+    });
+    const fn = t.functions('0xA9059CBB');
+    expect(fn.map((c) => [c.item.name, c.source])).toEqual([['transfer', 'crafted@0']]);
+    expect(t.functions('a9059cbb')).toBe(fn);
+    const ev = t.events('0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef');
+    expect(ev.map((c) => c.item.name)).toEqual(['Transfer']);
+    expect(t.events('DDF252AD1BE2C89B69C2B068FC378DAA952BA7F163C4A11628F55A4DF523B3EF')).toBe(ev);
+    expect(t.functions('0x12345678')).toEqual([]);
+    expect(t.events('0x00')).toEqual([]);
   });
 });
