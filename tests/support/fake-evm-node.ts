@@ -73,6 +73,8 @@ export interface RpcCall {
   params: unknown[];
   /** Whether it came in a JSON-RPC batch (an array, however long) rather than a request of its own. */
   batched: boolean;
+  /** Which HTTP request it came in (numbered from 1 in the order they arrive): calls of one batch share it. */
+  request?: number;
 }
 
 type Handler = (params: unknown[]) => unknown;
@@ -206,8 +208,8 @@ export class FakeChain {
     return out;
   }
 
-  answer(method: string, params: unknown[], batched = false): unknown {
-    this.calls.push({ method, params, batched });
+  answer(method: string, params: unknown[], batched = false, request?: number): unknown {
+    this.calls.push({ method, params, batched, ...(request !== undefined ? { request } : {}) });
     const o = this.overrides.get(method);
     return o ? o(params) : this.model(method, params);
   }
@@ -303,9 +305,10 @@ export interface FakeNode {
 
 /** Serves `chain` on 127.0.0.1 (a free port) until closed. */
 export async function serveChain(chain: FakeChain): Promise<FakeNode> {
-  const one = async (req: { id: unknown; method: string; params?: unknown[] }, batched: boolean) => {
+  let requests = 0;
+  const one = async (req: { id: unknown; method: string; params?: unknown[] }, batched: boolean, request: number) => {
     try {
-      return { jsonrpc: '2.0', id: req.id, result: await chain.answer(req.method, req.params ?? [], batched) };
+      return { jsonrpc: '2.0', id: req.id, result: await chain.answer(req.method, req.params ?? [], batched, request) };
     } catch (e) {
       const code = e instanceof RpcError ? e.code : -32603;
       return { jsonrpc: '2.0', id: req.id, error: { code, message: e instanceof Error ? e.message : String(e) } };
@@ -316,7 +319,8 @@ export async function serveChain(chain: FakeChain): Promise<FakeNode> {
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const parsed = JSON.parse(body) as Parameters<typeof one>[0] | Parameters<typeof one>[0][];
-      const out = Array.isArray(parsed) ? await Promise.all(parsed.map((r) => one(r, true))) : await one(parsed, false);
+      const request = ++requests;
+      const out = Array.isArray(parsed) ? await Promise.all(parsed.map((r) => one(r, true, request))) : await one(parsed, false, request);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(out));
     });

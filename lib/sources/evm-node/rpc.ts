@@ -11,8 +11,9 @@ import { CallBudget } from './call-budget';
  * chain (lib/sources/evm-nodes.ts: one node per chain, checked against the chain it is named for), with
  * viem's public client over HTTP: a timeout, a bounded retry and JSON-RPC batching (calls made in the
  * same tick travel in one HTTP request). Every HTTP request goes through that node's breaker (a batch is
- * one request, so one probe; a slow call may travel `alone`). Errors become LanternErrors that never carry the RPC URL (it often holds a
- * provider key). The chain is always an argument: nothing chooses a node implicitly.
+ * one request, so one probe; a slow call may travel `alone`, a page's quick ones in a `lane` of their
+ * own). Errors become LanternErrors that never carry the RPC URL (it often holds a provider key). The
+ * chain is always an argument: nothing chooses a node implicitly.
  */
 
 export class RpcMethodError extends LanternError {
@@ -59,9 +60,36 @@ const headState = (chainId: number): HeadState => {
 
 /** Set while background work (a wallet's older history) runs: its calls batch among themselves, never with a page's. */
 const background = new AsyncLocalStorage<true>();
-// viem keeps one batch per URL and abort signal: a signal of its own gives background calls a batch of their own.
-const BACKGROUND_BATCH = { signal: new AbortController().signal };
 let backgroundJobs = 0;
+
+/**
+ * Batches of their own: calls of one lane batch only with calls of that lane made in the same tick.
+ * `background`: a wallet's older history (never with a page's calls); `facts`: a page's own transactions,
+ * receipts and block headers (tx-facts.ts), never with the slow reads of a window (eth_getLogs, trace_filter)
+ * sent in the same tick, since a batch is answered as a whole.
+ */
+export type Lane = 'background' | 'facts';
+const lanes = new Map<Lane, AbortSignal>();
+
+/**
+ * viem keeps one batch per URL and abort signal, so a lane is a signal of its own, shared by the calls of
+ * one tick. A signal given to viem replaces its timeout's (which then no longer ends the request): the
+ * lane's signal is that timeout, started with the tick's first call (a tick's batch is sent at the next
+ * timer), and the next tick's calls take a new one.
+ */
+function laneSignal(lane: Lane): AbortSignal {
+  let signal = lanes.get(lane);
+  if (!signal) {
+    const s = AbortSignal.timeout(config().upstreamTimeoutMs);
+    lanes.set(lane, s);
+    // Set before viem's own timer of this batch, so it runs first: the batch's calls all hold this signal.
+    setTimeout(() => {
+      if (lanes.get(lane) === s) lanes.delete(lane);
+    }, 0);
+    signal = s;
+  }
+  return signal;
+}
 
 /**
  * Runs `fn` as background work: its node calls are not batched with a page's (a batch is answered as a
@@ -102,7 +130,7 @@ const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
  * A dropped connection or a transient node error is tried twice more (100, 200 ms apart); a timeout
  * never is, and nothing is once the breaker is open.
  */
-export async function rpc<T>(chainId: number, method: string, params: unknown[] = [], opts: { alone?: boolean } = {}): Promise<T> {
+export async function rpc<T>(chainId: number, method: string, params: unknown[] = [], opts: { alone?: boolean; lane?: 'facts' } = {}): Promise<T> {
   const s = await evmNode(chainId);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -110,13 +138,16 @@ export async function rpc<T>(chainId: number, method: string, params: unknown[] 
       // at once, instead of riding in the probe's batch and waiting out its timeout with it.
       // `alone`: a slow call (a trace) in a batch would hold back the quick calls sent beside it, since a
       // batch is answered as a whole; it travels in its own request.
-      const client = s.breaker.state() === 'closed' && !opts.alone ? s.batched : s.single;
+      // `lane`: batched only with calls of its lane (see Lane); background work's calls are all of theirs.
+      const batched = s.breaker.state() === 'closed' && !opts.alone;
+      const client = batched ? s.batched : s.single;
       const budget = callBudget(chainId);
+      const send = (lane: Lane | undefined) => client.request({ method, params } as never, batched && lane ? { signal: laneSignal(lane) } : undefined) as Promise<T>;
       if (background.getStore()) {
         await budget.background();
-        return (await client.request({ method, params } as never, BACKGROUND_BATCH)) as T;
+        return await send('background');
       }
-      return await budget.page(() => client.request({ method, params } as never) as Promise<T>);
+      return await budget.page(() => send(opts.lane));
     } catch (e) {
       const err = mapError(method, e, s);
       if (err instanceof BreakerOpenError || attempt >= RETRIES || s.breaker.state() !== 'closed') throw err;

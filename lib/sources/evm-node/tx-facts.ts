@@ -222,7 +222,12 @@ export interface CallTrace {
 }
 
 async function readTx(chainId: number, hash: string): Promise<{ tx: RpcTx; receipt: RpcReceipt }> {
-  const [tx, receipt] = await Promise.all([rpc<RpcTx | null>(chainId, 'eth_getTransactionByHash', [hash]), rpc<RpcReceipt | null>(chainId, 'eth_getTransactionReceipt', [hash])]);
+  // In a batch of their own (rpc.ts' facts lane): a page's rows wait for them alone, not for the slow
+  // reads of its window (eth_getLogs, trace_filter) sent in the same tick (issue 22).
+  const [tx, receipt] = await Promise.all([
+    rpc<RpcTx | null>(chainId, 'eth_getTransactionByHash', [hash], { lane: 'facts' }),
+    rpc<RpcReceipt | null>(chainId, 'eth_getTransactionReceipt', [hash], { lane: 'facts' }),
+  ]);
   if (!tx || !receipt || !tx.blockNumber) throw new RpcMethodError('eth_getTransactionReceipt', undefined, `transaction ${hash} is not in a block`);
   return { tx, receipt };
 }
@@ -465,7 +470,7 @@ async function readBlockTimestamp(chainId: number, n: number, k: string): Promis
     blockMemory.set(k, Number(rows[0].timestamp));
     return Number(rows[0].timestamp);
   }
-  const b = await rpc<{ timestamp: Hex } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false]);
+  const b = await rpc<{ timestamp: Hex } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false], { lane: 'facts' });
   if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, `block ${n} is not known to the node`);
   const ts = Number(b.timestamp);
   await d.query('INSERT INTO evm_block (chain_id, number, timestamp) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING', [chainId, n, ts]);

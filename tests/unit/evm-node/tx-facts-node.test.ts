@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { encodeAbiParameters, encodeEventTopics, parseAbi, parseEther, type Hex } from 'viem';
 import { blockTimestamp, prefetchFacts, txFactsKept, txFactsMany } from '@/lib/sources/evm-node/tx-facts';
-import { RpcMethodError } from '@/lib/sources/evm-node/rpc';
+import { RpcMethodError, rpc } from '@/lib/sources/evm-node/rpc';
+import { db } from '@/lib/db';
 import { FakeChain, freshChainId, NODE_TIMEOUT, onChain, RpcError, testDbForFile, type FakeFrame, type FakeTx } from '../../support/fake-evm-node';
 
 // txFactsMany and blockTimestamp against a node: a chain model answered over a local HTTP socket
@@ -109,6 +110,61 @@ describe('txFactsMany against a node with Parity traces (trace_block, trace_tran
       expect(c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest').map((x) => x.params[0]).sort()).toEqual(['0x1', '0x2', '0x3']);
       expect(tracesInBatches(c)).toEqual({ traces: 2, batched: 0, quickBatched: true });
     }));
+
+  it("a page's transactions, receipts and block headers travel in batches of their own, never beside a window's eth_getLogs and trace_filter sent in the same tick (issue 22)", () =>
+    onNode('parity', standard, async (c) => {
+      const hs = hashes(c, 1, 2, 3);
+      // A window's slow reads, sent at the very moment the facts' reads start (right after tx-facts has
+      // looked for the transactions, and for a block's time, in the database), as a first page sends them.
+      const d = await db();
+      const query = d.query.bind(d);
+      const windows: Promise<unknown>[] = [];
+      const spy = vi.spyOn(d, 'query').mockImplementation((async (sql: string, params?: unknown[]) => {
+        const r = await query(sql, params);
+        if (/FROM evm_(tx|block) WHERE/.test(sql)) {
+          const range = { fromBlock: '0x0', toBlock: '0x28' };
+          windows.push(Promise.all([rpc(c.chainId, 'eth_getLogs', [{ ...range, topics: [] }]), rpc(c.chainId, 'trace_filter', [{ ...range, toAddress: [BOB] }])]));
+        }
+        return r;
+      }) as typeof d.query);
+      try {
+        const facts = await txFactsMany(c.chainId, hs, FINAL, { traces: 'later' });
+        expect([...facts.keys()].sort()).toEqual([...hs].sort());
+        await Promise.all(windows);
+      } finally {
+        spy.mockRestore();
+      }
+      const requestsOf = (re: RegExp) => new Set(c.calls.filter((x) => re.test(x.method) && x.params[0] !== 'latest').map((x) => x.request));
+      const factReads = requestsOf(/^eth_(getTransactionByHash|getTransactionReceipt|getBlockByNumber)$/);
+      const windowReads = requestsOf(/^(eth_getLogs|trace_filter)$/);
+      // The window's reads did go in batches, and so did the facts' (a node never sent a batch proves nothing).
+      expect(c.calls.filter((x) => /^(eth_getLogs|trace_filter)$/.test(x.method)).every((x) => x.batched)).toBe(true);
+      expect(c.calls.some((x) => x.method === 'eth_getTransactionReceipt' && x.batched)).toBe(true);
+      expect(c.calls.some((x) => x.method === 'eth_getBlockByNumber' && x.params[0] !== 'latest' && x.batched)).toBe(true);
+      expect([...factReads].filter((r) => windowReads.has(r))).toEqual([]);
+    }));
+
+  it("a page's facts in their batch of their own still time out: a receipt the node never answers fails the read as a timeout", async () => {
+    // viem ends a request at its timeout through its own abort signal, which a batch of its own replaces (rpc.ts' lanes).
+    vi.stubEnv('UPSTREAM_TIMEOUT_MS', '1000');
+    let release!: () => void;
+    const stalled = new Promise<void>((r) => (release = r));
+    await onNode('parity', standard, async (c) => {
+      const [stuck] = hashes(c, 1);
+      c.overrides.set('eth_getTransactionReceipt', async (params) => {
+        if (params[0] === stuck) await stalled;
+        return c.model('eth_getTransactionReceipt', params);
+      });
+      try {
+        // The node's chain checked and its tracing probed first: only the stalled read can time out.
+        await txFactsMany(c.chainId, hashes(c, 2), FINAL);
+        await expect(txFactsMany(c.chainId, [stuck!], FINAL)).rejects.toMatchObject({ code: 'upstream_timeout', message: expect.stringMatching(/eth_getTransaction(ByHash|Receipt) in time/) });
+        expect(c.calls.find((x) => x.method === 'eth_getTransactionReceipt' && x.params[0] === stuck)!.batched).toBe(true);
+      } finally {
+        release();
+      }
+    });
+  });
 
   it('final facts are kept: asked again, from memory; after memory is forgotten, from the database; neither asks the node', () =>
     onNode('parity', standard, async (c) => {
