@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, vi } from 'vitest';
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Db, Queryable } from '@/lib/db';
+import { resetConfigForTests } from '@/lib/config';
 import { migrations } from '@/lib/db/migrations';
 
 /**
@@ -416,6 +417,8 @@ export const NODE_TIMEOUT = { timeout: 30_000 };
 export async function onChain(chain: FakeChain, fn: (c: FakeChain) => Promise<void>): Promise<void> {
   const node = await serveChain(chain);
   vi.stubEnv('EVM_RPC_URLS', `0x${chain.chainId.toString(16)}=${node.url}`);
+  // Parsed from this environment, whatever work an earlier test left running parsed meanwhile.
+  resetConfigForTests();
   try {
     await fn(chain);
   } finally {

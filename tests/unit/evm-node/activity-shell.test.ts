@@ -7,6 +7,7 @@ import { migrations } from '@/lib/db/migrations';
 import { activityHead, ensureCovered, readingPage, walletIndexState, walletTransactionCount } from '@/lib/sources/evm-node/activity';
 import { TOPIC_TRANSFER, addressTopic } from '@/lib/sources/evm-node/logs';
 import { log } from '@/lib/log';
+import { resetConfigForTests } from '@/lib/config';
 import { callBudget, headInfo, inBackground, rpc } from '@/lib/sources/evm-node/rpc';
 
 // activity.ts's node reads and SQL, against an in-process JSON-RPC node over a real HTTP socket (a small
@@ -226,6 +227,9 @@ function chain(m: Omit<Model, 'calls'>): Model {
   vi.stubEnv('EVM_RPC_URL', '');
   vi.stubEnv('EVM_REORG_DEPTH', '5');
   vi.stubEnv('EVM_HISTORY_WINDOW', '10');
+  // Work the last test left running (a page's facts read after its answer) may have parsed the
+  // configuration again after that test's environment was undone: parse it from this one.
+  resetConfigForTests();
   return model;
 }
 beforeEach(() => vi.stubEnv('NODE_ENV', 'test'));
