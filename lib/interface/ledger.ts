@@ -415,7 +415,10 @@ export const ledgerVersionSchema = z
   .regex(/^\d+$/, { error: U64_MESSAGE })
   .transform((s) => BigInt(s))
   .refine((v) => v <= U64_MAX, { error: U64_MESSAGE })
-  .transform((v) => v.toString());
+  .transform((v) => v.toString())
+  // Branded: the block operations take only a version this schema has passed, so they never parse it again.
+  .brand<'LedgerVersion'>();
+export type LedgerVersion = z.infer<typeof ledgerVersionSchema>;
 
 /**
  * `with_transactions`: the API's shared query boolean (`true`/`false` in any case; blank or absent is

@@ -1,7 +1,7 @@
 import 'server-only';
 import { redirect } from 'next/navigation';
 import { queryBoolean } from '@/lib/interface/common';
-import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName } from '@/lib/interface/ledger';
+import { ledgerNetworkSchema, ledgerVersionSchema, type LedgerBlock, type LedgerNetworkName, type LedgerVersion } from '@/lib/interface/ledger';
 import { getBlockByVersion } from '@/lib/operations/ledger-block';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { toBlockView, type BlockView } from '@/lib/view/ledger-block';
@@ -10,7 +10,7 @@ import { renderTime, safeDecode, toErrorInfo } from './page';
 /** What `/ledger/{network}/versions/{version}` asks for, as far as its URL says. */
 export interface LedgerPageRoute {
   /** The network and version asked for, both valid; null with `failure` set when either is not. */
-  target: { network: LedgerNetworkName; version: string } | null;
+  target: { network: LedgerNetworkName; version: LedgerVersion } | null;
   failure: ErrorInfo | undefined;
   /** The network the page's search box and banner are for ('local' when the URL's is not one). */
   net: LedgerNetworkName;
@@ -64,7 +64,7 @@ export function ledgerPageRoute(rawNetwork: string, rawVersion: string, withTran
 export type LedgerBlockData = { block: BlockView; now: number } | { error: ErrorInfo };
 
 /** The block that holds a version, as the page shows it, or the error to show in its place. */
-export async function loadLedgerBlock(network: LedgerNetworkName, version: string, withTransactions: boolean): Promise<LedgerBlockData> {
+export async function loadLedgerBlock(network: LedgerNetworkName, version: LedgerVersion, withTransactions: boolean): Promise<LedgerBlockData> {
   let block: LedgerBlock;
   try {
     block = await getBlockByVersion(network, version, withTransactions);
