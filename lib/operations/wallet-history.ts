@@ -103,8 +103,9 @@ export async function historyFiltersByToken(chainValue: string | undefined): Pro
 }
 
 export function stableKey(q: object): string {
-  const entries = Object.entries(q).filter(([, v]) => v !== undefined);
-  return JSON.stringify(sortedNames(entries.map(([k]) => k)).map((k) => entries.find(([e]) => e === k)!));
+  const rec = q as Record<string, unknown>;
+  const names = Object.keys(rec).filter((k) => rec[k] !== undefined);
+  return JSON.stringify(sortedNames(names).map((k) => [k, rec[k]]));
 }
 
 // The names of a query, in the order stableKey sorts them (localeCompare), kept by the names as given: a

@@ -130,7 +130,7 @@ const TRANSIENT_RPC_CODES = new Set([-1, -32603, -32005, 429, -32007]);
  * A dropped connection or a transient node error is tried twice more (100, 200 ms apart); a timeout
  * never is, and nothing is once the breaker is open.
  */
-export async function rpc<T>(chainId: number, method: string, params: unknown[] = [], opts: { alone?: boolean; lane?: 'facts' } = {}): Promise<T> {
+export async function rpc<T>(chainId: number, method: string, params: unknown[] = [], opts: { alone?: boolean; lane?: Lane } = {}): Promise<T> {
   const s = await evmNode(chainId);
   for (let attempt = 0; ; attempt++) {
     try {
