@@ -6,10 +6,9 @@ const DB_OPEN_LIMIT_MS = 15_000;
 const NODE_CHECK_MS = 3_000;
 
 /**
- * Runs once as a server instance starts (instrumentation.ts). A bad configuration stops start-up here,
- * naming the variable. Then the work every first request would otherwise pay for: opening the database
- * and applying migrations. Sources are contacted in the background and never waited on: one that is
- * down is logged by name, and pages say so when asked.
+ * Runs once as a server instance starts (instrumentation.ts); `npm start` listens once it resolves. A bad
+ * configuration or an EVM node serving the wrong chain stops start-up here, naming the variable: the only
+ * checks that may keep a server from listening. The rest runs behind it (see `behindListening`).
  */
 export async function startup() {
   try {
@@ -36,6 +35,17 @@ export async function startup() {
   }
   if (nodes.unreachable.length > 0) log().warn({ nodes: nodes.unreachable }, 'EVM nodes not answering at start-up');
 
+  void behindListening(log);
+}
+
+/**
+ * The work every first request would otherwise pay for: opening the database and applying migrations
+ * (seconds for a fresh embedded database), live pages' hub, and a look at every source. None of it may
+ * keep the server from listening: a request that needs the database meanwhile waits for the same opening,
+ * and `/api/health?ready` says not ready until the database answers. A source that is down is logged by
+ * name, and pages say so when asked.
+ */
+async function behindListening(log: typeof import('./log').log) {
   const started = performance.now();
   try {
     const { db } = await import('./db');

@@ -42,8 +42,8 @@ if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
 }
 const handle = app.getRequestHandler();
 await app.prepare();
-// One request goes through before listening: it runs start-up (a refused configuration or EVM node stops
-// the server here, never after it listened; the database is opened). The warm-up of every route
+// One request goes through before listening: it runs start-up's checks (a refused configuration or EVM
+// node stops the server here, never after it listened; the database opens behind the listening server). The warm-up of every route
 // (LANTERN_WARM_UP=off skips it) runs after the server listens, beside real requests, which are served
 // as they come rather than queued behind it; until it is done `/api/health?ready` answers 503
 // (and after it, while the database is unavailable).
