@@ -13,8 +13,15 @@ import { render, type Answer } from './answers';
 import { checkRequest } from './request';
 import { SERVER_METHODS, allowedMethods, noOperation, notAllowed } from './routes';
 
-/** node:http's limit on the request line plus headers (its default, named so messages can say it). */
+/** The limit on the request line plus headers (node:http's default, named so messages can say it). */
 export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * node:http's own limit, above MAX_HEADER_BYTES: a head up to it is parsed, so which part is over
+ * MAX_HEADER_BYTES is read from the parsed request (refuseOversized) rather than from watching every
+ * segment of every connection, which made node:http read each socket in JavaScript (a `data` listener
+ * moves its parser out of C++), a cost every request paid. Only a head over this is node:http's error.
+ */
+export const PARSER_HEADER_BYTES = 64 * 1024;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -24,13 +31,12 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function createGuardedServer(onRequest: Handler): Server {
   const handler: Handler = (req, res) => {
-    headParsed(req, res);
+    if (refuseOversized(req, res)) return;
     if (refuseBadTarget(req, res)) return;
     onRequest(req, res);
   };
   // Without Host, node:http would answer a bare 400 itself; refuseBadTarget answers it in words.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, handler);
-  server.on('connection', watchHeads);
+  const server = createServer({ maxHeaderSize: PARSER_HEADER_BYTES, requireHostHeader: false }, handler);
   server.on('clientError', onClientError);
   server.on('checkExpectation', onCheckExpectation);
   server.on('upgrade', onUpgrade(handler));
@@ -72,14 +78,13 @@ export function onClientError(err: ParseError, socket: Socket): void {
     return;
   }
   let response: string;
-  const head = headMethod(err, socket) === 'HEAD';
+  const head = headMethod(err) === 'HEAD';
   const raw = err.rawPacket?.toString('latin1') ?? '';
   const unknownMethod = err.code === 'HPE_INVALID_METHOD' ? /^([A-Za-z][A-Za-z0-9-]*) (\S*)/.exec(raw) : null;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // Which part overflowed: the URL when the head so far has no line end (the request line never ended).
-    response = requestLineEnded(err, socket)
-      ? rawResponse(431, 'request_headers_too_large', `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head)
-      : rawResponse(414, 'uri_too_long', `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, {}, head);
+    const a = oversizedAnswer(!requestLineEnded(err));
+    response = rawResponse(a.status, a.code!, a.message!, {}, head);
   } else if (unknownMethod) {
     // A method token node:http does not know (FOO): the same answer as for one it knows but Next does not route.
     const [, method, target] = unknownMethod;
@@ -98,78 +103,53 @@ export function onClientError(err: ParseError, socket: Socket): void {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Where a request head's first line ended
+// Heads over MAX_HEADER_BYTES
 //
-// node:http reads a connection in segments and says only which segment overflowed the header limit
-// (`err.rawPacket`). A head sent in several segments (a 20 KB header in 4 KB writes) overflows in a
-// segment that holds no line end, though the request line ended long before. So each connection
-// notes, for the head being received, whether a line end has come yet; a head begins on a new
-// connection, and again once the previous request has been read to its end and answered.
-// (Adding a `data` listener makes node:http parse in JavaScript rather than in C++: Node supports this,
-// and it costs one call per segment.)
+// node:http counts a head's URL, header names and values against its limit (not the method, spaces and
+// line ends), and the URL comes first: the head overflows in its URL (414) exactly when the URL alone
+// reaches the limit, else in its headers (431). Heads up to PARSER_HEADER_BYTES are parsed and judged
+// so here, however they were cut into segments. A head over even that is node:http's HPE_HEADER_OVERFLOW,
+// of which only the segment it failed in is known: 414 when that segment is the head's beginning and
+// holds no line end before the failure (the request line never ended), else 431 (a URL that long sent
+// in small pieces is so answered 431: said wrongly, still refused).
 
-interface HeadState {
-  receiving: boolean;
-  lineEnded: boolean;
-  lastWasCr: boolean;
-  method: string | undefined;
+/** The bytes node:http counts against its header limit: the URL, and each header's name and value. */
+export function countedHeadBytes(req: IncomingMessage): number {
+  let n = (req.url ?? '').length;
+  for (const part of req.rawHeaders) n += part.length;
+  return n;
 }
 
-const heads = new WeakMap<Socket, HeadState>();
-
-/** node:http's `connection`: start watching the connection's first head. */
-export function watchHeads(socket: Socket): void {
-  const state: HeadState = { receiving: true, lineEnded: false, lastWasCr: false, method: undefined };
-  heads.set(socket, state);
-  socket.on('data', (chunk: Buffer) => {
-    if (!state.receiving) return;
-    state.method ??= methodOf(chunk);
-    if (state.lineEnded) return;
-    state.lineEnded = hasLineEnd(chunk, chunk.length, state.lastWasCr);
-    state.lastWasCr = chunk[chunk.length - 1] === 0x0d;
-  });
+/** Answers a head over MAX_HEADER_BYTES (414 or 431, on a connection that closes); true when it did. */
+export function refuseOversized(req: IncomingMessage, res: ServerResponse): boolean {
+  if (countedHeadBytes(req) < MAX_HEADER_BYTES) return false;
+  res.shouldKeepAlive = false;
+  send(res, '', oversizedAnswer((req.url ?? '').length >= MAX_HEADER_BYTES));
+  return true;
 }
 
-/**
- * Call for every request node:http parsed a head of (the `request` and `checkExpectation` events): the
- * connection's next head begins after this request's body and answer.
- */
-export function headParsed(req: IncomingMessage, res: ServerResponse): void {
-  const state = req.socket ? heads.get(req.socket) : undefined;
-  if (!state) return;
-  state.receiving = false;
-  let pending = 2;
-  const next = () => {
-    if (--pending > 0) return;
-    Object.assign(state, { receiving: true, lineEnded: false, lastWasCr: false, method: undefined });
-  };
-  if (req.complete) pending--;
-  else req.once('end', next);
-  res.once('finish', next);
+function oversizedAnswer(inUrl: boolean): Answer {
+  return inUrl
+    ? { status: 414, code: 'uri_too_long', message: `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } }
+    : { status: 431, code: 'request_headers_too_large', message: `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
 }
 
-function hasLineEnd(buf: Buffer, end: number, lastWasCr: boolean): boolean {
-  if (end > 0 && lastWasCr && buf[0] === 0x0a) return true;
+function hasLineEnd(buf: Buffer, end: number): boolean {
   const at = buf.indexOf('\r\n');
   return at !== -1 && at + 1 < end;
 }
 
 const methodOf = (buf: Buffer) => /^[A-Za-z-]{1,32}(?= )/.exec(buf.toString('latin1', 0, 34))?.[0] ?? '';
 
-/** The method of the head that failed (its first segment's, or the failing segment's when it is the first). */
-function headMethod(err: ParseError, socket: Socket): string {
-  const state = heads.get(socket);
-  if (state?.receiving && state.method) return state.method;
+/** The method of the head that failed, when its failing segment is its first. */
+function headMethod(err: ParseError): string {
   return err.rawPacket ? methodOf(err.rawPacket) : '';
 }
 
-function requestLineEnded(err: ParseError, socket: Socket): boolean {
-  const state = heads.get(socket);
-  // Heads of pipelined requests arrive while the previous one is answered: only their segment is known.
-  const before = state?.receiving ? state : { lineEnded: false, lastWasCr: false };
-  if (before.lineEnded) return true;
+function requestLineEnded(err: ParseError): boolean {
   const raw = err.rawPacket ?? Buffer.alloc(0);
-  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length), before.lastWasCr);
+  if (!/^[A-Za-z-]{1,32} \//.test(raw.toString('latin1', 0, 35))) return true; // not the head's beginning
+  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length));
 }
 
 /**
@@ -202,7 +182,12 @@ export function onUpgrade(handler: Handler) {
 }
 
 /** node:http's `connect` (the CONNECT method): Lantern is not a proxy. */
-export function onConnect(_req: IncomingMessage, socket: Socket): void {
+export function onConnect(req: IncomingMessage, socket: Socket): void {
+  if (countedHeadBytes(req) >= MAX_HEADER_BYTES) {
+    const a = oversizedAnswer((req.url ?? '').length >= MAX_HEADER_BYTES);
+    socket.end(rawResponse(a.status, a.code!, a.message!));
+    return;
+  }
   // CONNECT's target is a host, not one of Lantern's paths: Allow names what Lantern serves at all.
   socket.end(rawResponse(405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', { Allow: SERVER_METHODS }));
 }
@@ -212,7 +197,7 @@ export function onConnect(_req: IncomingMessage, socket: Socket): void {
  * answer with a bare 417. The request is not passed on.
  */
 export function onCheckExpectation(req: IncomingMessage, res: ServerResponse): void {
-  headParsed(req, res);
+  if (refuseOversized(req, res)) return;
   const expect = String(req.headers.expect ?? '').slice(0, 64);
   const path = (req.url ?? '').split('?')[0];
   send(res, path.startsWith('/') ? path : '', {

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_HEADER_BYTES, allowedMethods, createGuardedServer, guardAction, isActionRequest } from '@/lib/edge';
+import { PARSER_HEADER_BYTES } from '@/lib/edge/server';
 
 /**
  * The edge guard (lib/edge/) on a real node:http server over real sockets, with `npm start`'s wiring
@@ -206,6 +207,41 @@ describe('oversized heads: 431 for headers, 414 for the URL, however the head is
       }),
       { numRuns: 25, seed: 20261125 },
     );
+  });
+});
+
+describe('oversized heads without watching every segment', () => {
+  it('leaves the sockets to node:http (no data listener of its own, so node parses in C++)', async () => {
+    const seen: number[] = [];
+    const s = createGuardedServer((req, res) => {
+      seen.push(req.socket.listenerCount('data'));
+      res.end();
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const res = await fetch(`http://127.0.0.1:${(s.address() as AddressInfo).port}/api/health`);
+    await res.arrayBuffer();
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+    // node:http's own listener only (it never fires while its parser reads the socket in C++).
+    expect(seen).toEqual([1]);
+  });
+
+  it('judges a head by what node:http counts: at the limit the URL is 414, just under it passes, headers over it are 431', async () => {
+    // node:http counts the URL and each header's name and value: `/api/health?q=` + padding, `Host` + `x`.
+    const url = (n: number) => `/api/health?q=${'a'.repeat(n - '/api/health?q='.length)}`;
+    expect((await once(`GET ${url(MAX_HEADER_BYTES - 6)} HTTP/1.1\r\nHost: x\r\n\r\n`)).status).toBe(200);
+    expect((await once(`GET ${url(MAX_HEADER_BYTES - 5)} HTTP/1.1\r\nHost: x\r\n\r\n`)).json).toEqual(HEADERS_TOO_LARGE);
+    expect((await once(`GET ${url(MAX_HEADER_BYTES)} HTTP/1.1\r\nHost: x\r\n\r\n`)).json).toEqual(URL_TOO_LONG);
+  });
+
+  it('a head over node:http\'s own limit is refused 431 unless it failed in its request line\'s own segment', async () => {
+    const hugeHeader = `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(PARSER_HEADER_BYTES)}\r\n\r\n`;
+    const hugeUrl = `GET /api/health?q=${'a'.repeat(PARSER_HEADER_BYTES)} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    expect((await once(hugeHeader)).json).toEqual(HEADERS_TOO_LARGE);
+    expect((await once(...cut(hugeHeader, 4096))).json).toEqual(HEADERS_TOO_LARGE);
+    // Judged wrongly, still refused: a URL that long fails in a piece that is not the head's beginning
+    // (the kernel hands node:http even one write of it in pieces).
+    expect((await once(...cut(hugeUrl, 4096))).status).toBe(431);
   });
 });
 
