@@ -83,7 +83,7 @@ export function onClientError(err: ParseError, socket: Socket): void {
   const unknownMethod = err.code === 'HPE_INVALID_METHOD' ? /^([A-Za-z][A-Za-z0-9-]*) (\S*)/.exec(raw) : null;
   if (err.code === 'HPE_HEADER_OVERFLOW') {
     // Which part overflowed: the URL when the head so far has no line end (the request line never ended).
-    const a = oversizedAnswer(!requestLineEnded(err));
+    const a = oversizedAnswer(overflowedIn(err));
     response = rawResponse(a.status, a.code!, a.message!, {}, head);
   } else if (unknownMethod) {
     // A method token node:http does not know (FOO): the same answer as for one it knows but Next does not route.
@@ -109,9 +109,9 @@ export function onClientError(err: ParseError, socket: Socket): void {
 // line ends), and the URL comes first: the head overflows in its URL (414) exactly when the URL alone
 // reaches the limit, else in its headers (431). Heads up to PARSER_HEADER_BYTES are parsed and judged
 // so here, however they were cut into segments. A head over even that is node:http's HPE_HEADER_OVERFLOW,
-// of which only the segment it failed in is known: 414 when that segment is the head's beginning and
-// holds no line end before the failure (the request line never ended), else 431 (a URL that long sent
-// in small pieces is so answered 431: said wrongly, still refused).
+// of which only the segment it failed in is known (a later one: 64 KB is more than one TCP segment):
+// 431 naming the headers when it holds a line end before the failure, else 431 saying only that the
+// request line and headers are too large (a long URL and one long header look alike there).
 
 /** The bytes node:http counts against its header limit: the URL, and each header's name and value. */
 export function countedHeadBytes(req: IncomingMessage): number {
@@ -128,7 +128,10 @@ export function refuseOversized(req: IncomingMessage, res: ServerResponse): bool
   return true;
 }
 
-function oversizedAnswer(inUrl: boolean): Answer {
+function oversizedAnswer(inUrl: boolean | 'unknown'): Answer {
+  if (inUrl === 'unknown') {
+    return { status: 431, code: 'request_headers_too_large', message: `The request is too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
+  }
   return inUrl
     ? { status: 414, code: 'uri_too_long', message: `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } }
     : { status: 431, code: 'request_headers_too_large', message: `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
@@ -146,10 +149,10 @@ function headMethod(err: ParseError): string {
   return err.rawPacket ? methodOf(err.rawPacket) : '';
 }
 
-function requestLineEnded(err: ParseError): boolean {
+/** Where a head over PARSER_HEADER_BYTES overflowed, as far as the segment it failed in tells. */
+function overflowedIn(err: ParseError): false | 'unknown' {
   const raw = err.rawPacket ?? Buffer.alloc(0);
-  if (!/^[A-Za-z-]{1,32} \//.test(raw.toString('latin1', 0, 35))) return true; // not the head's beginning
-  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length));
+  return hasLineEnd(raw, Math.min(raw.length, err.bytesParsed ?? raw.length)) ? false : 'unknown';
 }
 
 /**

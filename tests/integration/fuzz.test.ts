@@ -449,7 +449,9 @@ describe('raw requests fetch cannot send', () => {
     ['CONNECT (its target is no path: Allow names what Lantern serves)', `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`, 405, 'method_not_allowed', 'CONNECT is not allowed: Lantern is not a proxy.', 'GET, HEAD, POST, OPTIONS'],
     ['20 KB of headers', bigHeaders, 431, 'request_headers_too_large', `The request headers are too large: ${LIMIT}`, null],
     ['20 KB of headers in 4 KB segments', segments(bigHeaders), 431, 'request_headers_too_large', `The request headers are too large: ${LIMIT}`, null],
-    ['a 100 KB URL', `GET /api/health?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\n${H}\r\n`, 414, 'uri_too_long', `The request URL is too long: ${LIMIT}`, null],
+    ['a 40 KB URL', `GET /api/health?q=${'a'.repeat(40 * 1024)} HTTP/1.1\r\n${H}\r\n`, 414, 'uri_too_long', `The request URL is too long: ${LIMIT}`, null],
+    // Over node:http's own 64 KB only the segment it failed in is seen, and a long URL's looks like a long header's.
+    ['a 100 KB URL', `GET /api/health?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\n${H}\r\n`, 431, 'request_headers_too_large', `The request is too large: ${LIMIT}`, null],
     ['a 20 KB URL in 4 KB segments', segments(longUrl), 414, 'uri_too_long', `The request URL is too long: ${LIMIT}`, null],
     ['encoded dot segments under /api', `GET /api/%2e%2e/health HTTP/1.1\r\n${H}\r\n`, 404, 'not_found', 'No API operation at /api/%2e%2e/health: dot segments ("." and "..", encoded or not) are not resolved.', null],
     ['plain dot segments under /api', `GET /api/v2.2/../health HTTP/1.1\r\n${H}\r\n`, 404, 'not_found', 'No API operation at /api/v2.2/../health: dot segments ("." and "..", encoded or not) are not resolved.', null],
