@@ -129,12 +129,8 @@ export function refuseOversized(req: IncomingMessage, res: ServerResponse): bool
 }
 
 function oversizedAnswer(inUrl: boolean | 'unknown'): Answer {
-  if (inUrl === 'unknown') {
-    return { status: 431, code: 'request_headers_too_large', message: `The request is too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
-  }
-  return inUrl
-    ? { status: 414, code: 'uri_too_long', message: `The request URL is too long: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } }
-    : { status: 431, code: 'request_headers_too_large', message: `The request headers are too large: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
+  const [status, code, what]: [number, Answer['code'], string] = inUrl === true ? [414, 'uri_too_long', 'The request URL is too long'] : [431, 'request_headers_too_large', inUrl ? 'The request is too large' : 'The request headers are too large'];
+  return { status, code, message: `${what}: the request line and headers together may be at most ${MAX_HEADER_BYTES / 1024} KB.`, headers: { Connection: 'close' } };
 }
 
 function hasLineEnd(buf: Buffer, end: number): boolean {
