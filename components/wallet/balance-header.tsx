@@ -9,11 +9,12 @@ import { renderTime } from '@/lib/server/page';
  * The wallet's native balance in the chain's currency, its number of transactions where the source
  * knows it, and its first and latest activity. A server component streamed behind a placeholder; a
  * failure reads as one quiet line, never as a broken page (the history below explains errors in full).
+ * `after`: the history's first page on the same page, read before the header's own history reads.
  */
-export async function BalanceHeader({ address, chain }: { address: string; chain: string | undefined }) {
+export async function BalanceHeader({ address, chain, after }: { address: string; chain: string | undefined; after?: Promise<unknown> }) {
   let summary;
   try {
-    summary = await getWalletSummary(address, chain);
+    summary = await getWalletSummary(address, chain, after);
   } catch {
     return (
       <p className="mt-3 text-sm text-ink-muted" data-testid="balance-unavailable">

@@ -43,14 +43,23 @@ export interface WalletSummary {
   lastActivity?: string;
 }
 
-/** What the balance header shows: the balance, and from the history the first and latest activity. */
-export async function getWalletSummary(address: string, chainValue: string | undefined): Promise<WalletSummary> {
+/**
+ * What the balance header shows: the balance, and from the history the first and latest activity.
+ * `after`: the page's own first page of the history. A node source reads a never-seen wallet's history
+ * windows itself, and the header's two reads (its oldest and newest rows) beside that first page take the
+ * node from it: they start once it is read (the balance at once). The hosted API is asked at once.
+ */
+export async function getWalletSummary(address: string, chainValue: string | undefined, after?: Promise<unknown>): Promise<WalletSummary> {
   // One chain for the three reads: the one the request means (the chain rule), named explicitly.
-  const { name } = await requestChain(chainValue, 'history');
+  const asked = await requestChain(chainValue, 'history');
+  const { name } = asked;
+  const balanceRead = getNativeBalance(address, { chain: name });
+  balanceRead.catch(() => undefined);
+  if (after && sources().evm(asked).kind === 'node') await after.catch(() => undefined);
   const edge = (order: 'ASC' | 'DESC') => getWalletHistory(address, historyQuerySchema.parse({ chain: name, limit: '1', order }));
   // The newest first: an oldest-first read of the node source waits for a newest-first one in flight (the rows come first).
   const newestRead = edge('DESC');
-  const [{ balance, chain }, oldest, newest] = await Promise.all([getNativeBalance(address, { chain: name }), edge('ASC'), newestRead]);
+  const [{ balance, chain }, oldest, newest] = await Promise.all([balanceRead, edge('ASC'), newestRead]);
   const summary: WalletSummary = {
     balance,
     chain,
