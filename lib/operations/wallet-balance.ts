@@ -5,7 +5,7 @@ import type { BalanceQuery, NativeBalance } from '@/lib/interface/balance';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { sources } from '@/lib/sources';
 import { requestChain } from './chains';
-import { getWalletHistory } from './wallet-history';
+import { getWalletHistoryFirstSight } from './wallet-history';
 
 /**
  * A wallet's native balance. Node mode reads eth_getBalance at the node's head and caches the answer
@@ -56,7 +56,9 @@ export async function getWalletSummary(address: string, chainValue: string | und
   const balanceRead = getNativeBalance(address, { chain: name });
   balanceRead.catch(() => undefined);
   if (after && sources().evm(asked).kind === 'node') await after.catch(() => undefined);
-  const edge = (order: 'ASC' | 'DESC') => getWalletHistory(address, historyQuerySchema.parse({ chain: name, limit: '1', order }));
+  // The rows' times only: read as a first sight (rows before their internal transfers), so the header never
+  // waits for a block's trace the first page is still reading (issue 22: rows first, details after).
+  const edge = (order: 'ASC' | 'DESC') => getWalletHistoryFirstSight(address, historyQuerySchema.parse({ chain: name, limit: '1', order })).then((r) => r.page);
   // The newest first: an oldest-first read of the node source waits for a newest-first one in flight (the rows come first).
   const newestRead = edge('DESC');
   const [{ balance, chain }, oldest, newest] = await Promise.all([balanceRead, edge('ASC'), newestRead]);
