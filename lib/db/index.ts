@@ -5,6 +5,9 @@ import { config } from '@/lib/config';
 import { LanternError, isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
 import { migrations } from './migrations';
+import { fromTemplate, templateKey } from './template';
+
+type PGlite = import('@electric-sql/pglite').PGlite;
 
 /**
  * The database: embedded PGlite under DATA_DIR by default, a PostgreSQL server when DATABASE_URL is
@@ -92,9 +95,35 @@ async function open(): Promise<Db> {
 }
 
 async function openPglite(dir: string): Promise<Db> {
-  mkdirSync(dir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create(dir);
+  await seed(dir, async (into) => {
+    const made = await PGlite.create(into);
+    try {
+      await migrate(pgliteDb(made));
+    } finally {
+      await made.close();
+    }
+  });
+  mkdirSync(dir, { recursive: true });
+  return pgliteDb(await PGlite.create(dir));
+}
+
+/**
+ * A fresh data directory starts as a copy of a made database (lib/db/template.ts) rather than PGlite's own
+ * creation, seconds long. Anything going wrong there is logged and PGlite creates the database as before.
+ */
+async function seed(dir: string, make: (into: string) => Promise<void>) {
+  const started = performance.now();
+  try {
+    const cacheDir = path.resolve('.next', 'cache', 'lantern');
+    const how = await fromTemplate(dir, { cacheDir, key: await templateKey(migrations), make });
+    if (how !== 'existing') log().info({ ms: Math.round(performance.now() - started), template: how === 'made' ? 'made now' : 'reused' }, 'pglite: new database copied from the template');
+  } catch (e) {
+    log().warn({ err: (e as Error).message }, 'pglite: no template database; creating this one from scratch');
+  }
+}
+
+function pgliteDb(pg: PGlite): Db {
   // PGlite is one connection: serialise transactions so concurrent requests cannot interleave inside one.
   let chain: Promise<unknown> = Promise.resolve();
   return {
