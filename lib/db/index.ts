@@ -91,7 +91,19 @@ async function open(): Promise<Db> {
   const c = config();
   const database = c.databaseUrl ? await openPostgres(c.databaseUrl) : await openPglite(path.resolve(c.dataDir, 'pglite'));
   await migrate(database);
+  if (database.kind === 'pglite') await readEveryTable(database);
   return database;
+}
+
+/**
+ * Embedded PGlite answers its first query of each table slowly (the table's catalog entries read from disk,
+ * and PostgreSQL's own code for it compiled as it first runs): a database copied from the template
+ * (lib/db/template.ts) has run none of them. One row of each table is read while opening, before
+ * `/api/health?ready` says ready, rather than inside the first page that needs them.
+ */
+async function readEveryTable(database: Db) {
+  const { rows } = await database.query<{ t: string }>("SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'");
+  for (const { t } of rows) await database.query(`SELECT * FROM ${t} LIMIT 1`);
 }
 
 async function openPglite(dir: string): Promise<Db> {
