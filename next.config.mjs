@@ -11,6 +11,10 @@ const nextConfig = {
   logging: { incomingRequests: { ignore: [WARM_UP_LOG_IGNORE] } },
   // Native/WASM server packages must not be bundled: PGlite loads its WASM from its own folder.
   serverExternalPackages: ['@electric-sql/pglite', 'pino', 'pg', 'ioredis'],
+  // Next's production server would load every route's code as it starts, on the thread that must answer
+  // start-up's first request and listen (0.3 s of CPU before listening, more on a busy machine). The
+  // warm-up (scripts/lib/warm-up.mjs) loads them behind the listening server instead.
+  experimental: { preloadEntriesOnStart: false },
   async headers() {
     return [
       {

@@ -1,7 +1,10 @@
 // Cold start: the first wallet page after a server starts, against a second never-seen wallet and the same
 // page warm, with the start-up warm-up (scripts/lib/warm-up.mjs) off and on. Each pass is a fresh server
-// with a fresh database, so nothing is cached from an earlier one.
-import { freePort, startServer } from './server.mjs';
+// with a fresh database, so nothing is cached from an earlier one (the template a fresh embedded database
+// is copied from, lib/db/template.ts, is made by the first server of the run when the build has none yet).
+// bench/run.mjs starts its own servers first and waits until they are ready, so their warm-up does not
+// share the CPU with the launches measured here.
+import { freePort, startServer, untilReady } from './server.mjs';
 
 // The busiest devnet wallet, as the newcomer issue measured its first page (5,010 ms before warm-up),
 // and a second never-seen wallet of another size.
@@ -37,18 +40,6 @@ export async function benchColdStart({ evmPort, ledgerPort }) {
     await server.stop();
   }
   return out;
-}
-
-/** Milliseconds until `/api/health?ready` answers 200. */
-async function untilReady(url) {
-  const t = performance.now();
-  for (let i = 0; i < 2400; i++) {
-    const res = await fetch(`${url}/api/health?ready`);
-    await res.arrayBuffer();
-    if (res.status === 200) return performance.now() - t;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not become ready`);
 }
 
 async function documentMs(u) {

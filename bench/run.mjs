@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDevnets } from '../scripts/lib/devnets.mjs';
 import { fmt, latency, load } from './load.mjs';
 import { startBareRoute } from './bare-route.mjs';
-import { freePort, startServer } from './server.mjs';
+import { freePort, startServer, untilReady } from './server.mjs';
 
 const SECTIONS = ['evm', 'ledger', 'wallet-page', 'cold-start', 'breaker', 'signatures', 'live', 'history-scale', 'history-contract', 'holdings', 'load'];
 const asked = process.argv.slice(2);
@@ -48,6 +48,9 @@ const b = await startServer(portB, {
   DEFAULT_CHAIN: 'devnet',
 });
 const auth = { 'X-API-Key': keyA };
+// Both warm up behind their listening servers: wait for it, or every section's first figures (a cold
+// start above all: two servers' warm-up on two cores) would share the machine with it.
+await Promise.all([untilReady(a.url), untilReady(b.url)]);
 
 try {
   const alice = nets.evm.manifest.accounts.alice.checksumAddress;

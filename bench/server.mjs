@@ -59,3 +59,15 @@ export async function startServer(port, env = {}) {
   await stop();
   throw new Error(`the server on port ${port} did not start`);
 }
+
+/** Milliseconds until `url`'s `/api/health?ready` answers 200 (the warm-up done and the database answering). */
+export async function untilReady(url) {
+  const t = performance.now();
+  for (let i = 0; i < 2400; i++) {
+    const res = await fetch(`${url}/api/health?ready`);
+    await res.arrayBuffer();
+    if (res.status === 200) return performance.now() - t;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not become ready`);
+}

@@ -5,6 +5,9 @@ import { config } from '@/lib/config';
 import { LanternError, isLanternError } from '@/lib/errors';
 import { log } from '@/lib/log';
 import { migrations } from './migrations';
+import { fromTemplate, templateKey } from './template';
+
+type PGlite = import('@electric-sql/pglite').PGlite;
 
 /**
  * The database: embedded PGlite under DATA_DIR by default, a PostgreSQL server when DATABASE_URL is
@@ -88,13 +91,51 @@ async function open(): Promise<Db> {
   const c = config();
   const database = c.databaseUrl ? await openPostgres(c.databaseUrl) : await openPglite(path.resolve(c.dataDir, 'pglite'));
   await migrate(database);
+  if (database.kind === 'pglite') await readEveryTable(database);
   return database;
 }
 
+/**
+ * Embedded PGlite answers its first query of each table slowly (the table's catalog entries read from disk,
+ * and PostgreSQL's own code for it compiled as it first runs): a database copied from the template
+ * (lib/db/template.ts) has run none of them. One row of each table is read while opening, before
+ * `/api/health?ready` says ready, rather than inside the first page that needs them.
+ */
+async function readEveryTable(database: Db) {
+  const { rows } = await database.query<{ t: string }>("SELECT quote_ident(tablename) AS t FROM pg_tables WHERE schemaname = 'public'");
+  for (const { t } of rows) await database.query(`SELECT * FROM ${t} LIMIT 1`);
+}
+
 async function openPglite(dir: string): Promise<Db> {
-  mkdirSync(dir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create(dir);
+  await seed(dir, async (into) => {
+    const made = await PGlite.create(into);
+    try {
+      await migrate(pgliteDb(made));
+    } finally {
+      await made.close();
+    }
+  });
+  mkdirSync(dir, { recursive: true });
+  return pgliteDb(await PGlite.create(dir));
+}
+
+/**
+ * A fresh data directory starts as a copy of a made database (lib/db/template.ts) rather than PGlite's own
+ * creation, seconds long. Anything going wrong there is logged and PGlite creates the database as before.
+ */
+async function seed(dir: string, make: (into: string) => Promise<void>) {
+  const started = performance.now();
+  try {
+    const cacheDir = path.resolve('.next', 'cache', 'lantern');
+    const how = await fromTemplate(dir, { cacheDir, key: await templateKey(migrations), make });
+    if (how !== 'existing') log().info({ ms: Math.round(performance.now() - started), template: how === 'made' ? 'made now' : 'reused' }, 'pglite: new database copied from the template');
+  } catch (e) {
+    log().warn({ err: (e as Error).message }, 'pglite: no template database; creating this one from scratch');
+  }
+}
+
+function pgliteDb(pg: PGlite): Db {
   // PGlite is one connection: serialise transactions so concurrent requests cannot interleave inside one.
   let chain: Promise<unknown> = Promise.resolve();
   return {
