@@ -5,7 +5,7 @@ import { badParameter } from '@/lib/errors';
 import { NATIVE_TOKEN_ADDRESS, type Erc20Balance, type TokenBalance, type TokenBalancesPage, type TokenBalancesQuery, type UnreadableToken } from '@/lib/interface/tokens';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { isPruned, prepareMulticall, statePruned, type CallOutcome } from './multicall';
-import { assertChain, callNode } from './node-seam';
+import { assertChain, callNode, callsSent } from './node-seam';
 import { hexNum } from './rpc';
 import { readTokens, type Read, type TokenRead } from './token-reader';
 import { factsInMemory, tokenFactsMany, type FactAnswers, type TokenFacts } from './tokens';
@@ -74,14 +74,15 @@ export async function readHoldings(
   void answered.catch(() => undefined); // awaited only when some facts are not kept; `read` fails the answer itself
   // The native balance is read even when it is not shown: one call beside the multicall, and a node that
   // has pruned the block's state says so here when there is no token to read.
+  const nativeRead = nativeBalanceAt(chain, wallet, block);
+  // Facts not in memory are looked up in the database once these calls have left: PGlite runs a query on
+  // the main thread, and one begun now would hold the calls' batch back (it is sent at the next timer).
+  const anyAsked = items.some((item) => item.reads === WITH_FACTS);
+  const wanted = candidates.map((a) => ({ address: a, hint: 'erc20' as const }));
   const [facts, all, nativeWei] = await Promise.all([
-    tokenFactsMany(
-      chain.id,
-      candidates.map((a) => ({ address: a, hint: 'erc20' as const })),
-      items.some((item) => item.reads === WITH_FACTS) ? answered : undefined,
-    ),
+    anyAsked ? callsSent().then(() => tokenFactsMany(chain.id, wanted, answered)) : tokenFactsMany(chain.id, wanted),
     read,
-    nativeBalanceAt(chain, wallet, block),
+    nativeRead,
   ]);
   // Each token's balanceOf and totalSupply outcomes, wherever its answers start.
   const starts: number[] = [];
