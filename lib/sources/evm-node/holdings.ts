@@ -5,7 +5,7 @@ import { badParameter } from '@/lib/errors';
 import { NATIVE_TOKEN_ADDRESS, type Erc20Balance, type TokenBalance, type TokenBalancesPage, type TokenBalancesQuery, type UnreadableToken } from '@/lib/interface/tokens';
 import { queryBinding, readCursor, signCursor } from './cursor';
 import { isPruned, prepareMulticall, statePruned, type CallOutcome } from './multicall';
-import { assertChain, callNode } from './node-seam';
+import { assertChain, callNode, callsSent } from './node-seam';
 import { hexNum } from './rpc';
 import { readTokens, type Read, type TokenRead } from './token-reader';
 import { factsInMemory, tokenFactsMany, type FactAnswers, type TokenFacts } from './tokens';
@@ -32,8 +32,17 @@ const DEFAULT_LIMIT = 100;
 export interface Holdings {
   block: number;
   native: TokenBalance | null;
-  tokens: TokenBalance[];
+  /** In the answer's order; a row is made of one with `tokenRow` (only those of the page asked for are). */
+  tokens: Held[];
   unreadable: UnreadableToken[];
+}
+
+/** A token held: its facts and what the block says it holds (the balance is never zero). */
+export interface Held {
+  token: string;
+  facts: TokenFacts;
+  balance: bigint;
+  supply: bigint | null;
 }
 
 /** Everything the wallet holds at `block` (see above), the native coin unless `excludeNative`. */
@@ -74,14 +83,15 @@ export async function readHoldings(
   void answered.catch(() => undefined); // awaited only when some facts are not kept; `read` fails the answer itself
   // The native balance is read even when it is not shown: one call beside the multicall, and a node that
   // has pruned the block's state says so here when there is no token to read.
+  const nativeRead = nativeBalanceAt(chain, wallet, block);
+  // Facts not in memory are looked up in the database once these calls have left: PGlite runs a query on
+  // the main thread, and one begun now would hold the calls' batch back (it is sent at the next timer).
+  const anyAsked = items.some((item) => item.reads === WITH_FACTS);
+  const wanted = candidates.map((a) => ({ address: a, hint: 'erc20' as const }));
   const [facts, all, nativeWei] = await Promise.all([
-    tokenFactsMany(
-      chain.id,
-      candidates.map((a) => ({ address: a, hint: 'erc20' as const })),
-      items.some((item) => item.reads === WITH_FACTS) ? answered : undefined,
-    ),
+    anyAsked ? callsSent().then(() => tokenFactsMany(chain.id, wanted, answered)) : tokenFactsMany(chain.id, wanted),
     read,
-    nativeBalanceAt(chain, wallet, block),
+    nativeRead,
   ]);
   // Each token's balanceOf and totalSupply outcomes, wherever its answers start.
   const starts: number[] = [];
@@ -90,7 +100,7 @@ export async function readHoldings(
     starts.push(next);
     next += item.reads.length;
   }
-  const tokens: TokenBalance[] = [];
+  const tokens: Held[] = [];
   const unreadable: UnreadableToken[] = [];
   candidates.forEach((token, i) => {
     const f = facts.get(token);
@@ -105,9 +115,9 @@ export async function readHoldings(
       return;
     }
     if (balance === 0n) return;
-    tokens.push(tokenRow(token, f, balance, supply.ok ? uint(supply.data) : null));
+    tokens.push({ token, facts: f, balance, supply: supply.ok ? uint(supply.data) : null });
   });
-  tokens.sort((a, b) => Number(a.possible_spam) - Number(b.possible_spam) || collate(label(a), label(b)) || collate(a.token_address, b.token_address));
+  tokens.sort((a, b) => Number(a.facts.possibleSpam) - Number(b.facts.possibleSpam) || collate(label(a.facts), label(b.facts)) || collate(a.token, b.token));
   const native = opts.excludeNative ? null : nativeRow(chain, nativeWei);
   return { block, native, tokens, unreadable };
 }
@@ -130,7 +140,7 @@ const BALANCE_ONLY: readonly Read[] = ['balanceOf', 'totalSupply'];
 const WITH_FACTS: readonly Read[] = ['balanceOf', 'totalSupply', 'name', 'symbol', 'decimals'];
 const ok = (o: CallOutcome | undefined) => (o?.ok ? o.data : null);
 
-const label = (t: TokenBalance) => (t.symbol ?? t.name ?? '').toLowerCase();
+const label = (f: TokenFacts) => (f.symbol ?? f.name ?? '').toLowerCase();
 /** String.prototype.localeCompare's order, from one collator (localeCompare builds one per call: 500 tokens sort in ~4,500). */
 const collate = new Intl.Collator().compare;
 
@@ -148,7 +158,8 @@ async function nativeBalanceAt(chain: Chain, wallet: string, block: number): Pro
   }
 }
 
-function tokenRow(token: string, f: TokenFacts, balance: bigint, supply: bigint | null): TokenBalance {
+/** A token held as the answer shows it. */
+export function tokenRow({ token, facts: f, balance, supply }: Held): TokenBalance {
   const decimals = f.decimals;
   const fmt = (v: bigint) => (decimals === null ? null : formatUnits(v, decimals));
   const row: TokenBalance = {
@@ -232,11 +243,13 @@ export async function nodeTokenBalances(address: string, chain: Chain, q: TokenB
     excludeNative: q.exclude_native,
     atBlock: after?.block,
   });
-  const all = [...(h.native ? [h.native] : []), ...h.tokens];
+  // The native coin, then the tokens; rows are made for this page's tokens only.
+  const lead = h.native ? [h.native] : [];
+  const total = lead.length + h.tokens.length;
   const offset = after?.offset ?? 0;
-  const result = all.slice(offset, offset + limit);
+  const result = [...lead.slice(offset, offset + limit), ...h.tokens.slice(Math.max(0, offset - lead.length), offset + limit - lead.length).map(tokenRow)];
   const page = after?.page ?? 1;
-  const next = offset + limit < all.length ? signCursor(binding, [h.block, offset + limit, page + 1]) : null;
+  const next = offset + limit < total ? signCursor(binding, [h.block, offset + limit, page + 1]) : null;
   return {
     page,
     page_size: limit,
@@ -251,7 +264,7 @@ export async function nodeTokenBalances(address: string, chain: Chain, q: TokenB
 /** GET /{address}/erc20: the legacy bare array of ERC-20 balances (no native coin, no pages). */
 export async function nodeErc20Balances(address: string, chain: Chain, q: { to_block?: number; token_addresses: string[]; exclude_spam: boolean }): Promise<Erc20Balance[]> {
   const h = await readHoldings(chain, address, { toBlock: q.to_block, tokenAddresses: q.token_addresses, excludeSpam: q.exclude_spam, excludeNative: true });
-  return h.tokens.map((t) => ({
+  return h.tokens.map(tokenRow).map((t) => ({
     token_address: t.token_address,
     name: t.name,
     symbol: t.symbol,

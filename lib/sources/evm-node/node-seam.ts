@@ -18,6 +18,14 @@ export function callNode<T>(chain: Chain, method: string, params: unknown[]): Pr
 }
 
 /**
+ * Resolves once the node calls asked so far have left: calls made in one tick are batched and sent at the
+ * next timer (rpc.ts), after the promise jobs of the tick that ask them and any setImmediate begun there.
+ */
+export function callsSent(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+}
+
+/**
  * The chain has a node here, checked against the chain it is named for (the chain rule only hands a
  * node source the chains of its nodes; a node found serving another chain is a 503 saying so).
  */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
-import { afterThisTurn, db, type Queryable } from '@/lib/db';
+import { answerFirst, db, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
 import { onChainChange } from './chain';
 import { multicall } from './multicall';
@@ -70,11 +70,18 @@ const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
  * (`tokenFactsKept`), so none misses a row being written. Per chain, on globalThis: every route bundle
  * of the server sees the same writes.
  */
-const gw = globalThis as unknown as { __lanternTokenFactWrites?: Map<number, Promise<void>> };
+const gw = globalThis as unknown as { __lanternTokenFactWrites?: Map<number, Promise<void>>; __lanternTokenFactHeld?: Map<number, Set<() => void>> };
 const writes = (gw.__lanternTokenFactWrites ??= new Map<number, Promise<void>>());
+/** Per chain, the starts of writes held until their answer is sent (lib/db answerFirst). */
+const held = (gw.__lanternTokenFactHeld ??= new Map<number, Set<() => void>>());
 
-/** Resolves once every token fact read so far on the chain is in evm_token (or its write failed and was logged). */
+/**
+ * Resolves once every token fact read so far on the chain is in evm_token (or its write failed and was
+ * logged). A write held until its answer is sent starts now: the reader may be that answer's own request.
+ */
 export function tokenFactsKept(chainId: number): Promise<void> {
+  const waiting = held.get(chainId);
+  if (waiting) for (const now of waiting) now();
   return writes.get(chainId) ?? Promise.resolve();
 }
 
@@ -153,6 +160,8 @@ const utf8 = new TextDecoder();
  */
 export function decodeText(out: Hex | null): string | null {
   if (!out || out.length < 66 || out.length % 2 !== 0) return null;
+  const ascii = out.length >= 130 ? asciiString(out) : undefined;
+  if (ascii !== undefined) return ascii;
   const bytes = hexBytes(out);
   if (!bytes) return null; // not hex
   if (bytes.length === 32) {
@@ -176,6 +185,30 @@ export function decodeText(out: Hex | null): string | null {
   if (length === 0) return null; // viem: ''
   if (offset + 32 + length > size) return null;
   return utf8Text(bytes, offset + 32, offset + 32 + length).trim() || null;
+}
+
+const STRING_AT_32 = `${'0'.repeat(62)}20`;
+const ZEROS_54 = '0'.repeat(54);
+const HEX_DATA = /^0x[0-9a-fA-F]*$/;
+
+/**
+ * What nearly every name and symbol is, read straight from the hex (the first answer of a never-seen
+ * wallet runs this 1,000 times before the JIT has compiled it, so it does the fewest steps): an ABI string
+ * at offset 32 whose text is ASCII, as decodeText reads it. Undefined when the data is anything else, for
+ * the general reading to decide.
+ */
+function asciiString(out: string): string | null | undefined {
+  if (!out.startsWith(STRING_AT_32, 2) || !out.startsWith(ZEROS_54, 66) || !HEX_DATA.test(out)) return undefined;
+  const length = Number.parseInt(out.slice(120, 130), 16); // < 2^40: the 27 bytes before are zero
+  if (length === 0 || 130 + length * 2 > out.length) return null;
+  if (length > 1024) return undefined;
+  const codes: number[] = [];
+  for (let i = 0, p = 130; i < length; i++, p += 2) {
+    const c = (HEX_DIGIT[out.charCodeAt(p)]! << 4) | HEX_DIGIT[out.charCodeAt(p + 1)]!;
+    if (c >= 0x80) return undefined; // UTF-8: the general reading
+    codes.push(c);
+  }
+  return String.fromCharCode(...codes).trim() || null;
 }
 
 /** Each ASCII character's value as a hex digit, -1 where it is none. */
@@ -294,10 +327,18 @@ async function finishFacts(chainId: number, d: Queryable, seen: number, tokens: 
 /** Queues the facts' write after the chain's pending ones; readers of evm_token await it (tokenFactsKept). */
 function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[], seen: number): void {
   if (facts.length === 0) return;
-  const write = tokenFactsKept(chainId)
+  // Written once the answer is sent (or a reader of evm_token asks for it), after the chain's pending writes.
+  const start = answerFirst();
+  let waiting = held.get(chainId);
+  if (!waiting) held.set(chainId, (waiting = new Set()));
+  waiting.add(start.now);
+  void start.ready.then(() => {
+    waiting.delete(start.now);
+    if (waiting.size === 0 && held.get(chainId) === waiting) held.delete(chainId);
+  });
+  const write = Promise.all([writes.get(chainId), start.ready])
     // A chain change (reorg, another chain) since they were read: they may describe contracts the node no
     // longer has, and the change's clean-up has run already. Not kept; read again next time.
-    .then(afterThisTurn)
     .then(() => ((changes.get(chainId) ?? 0) === seen ? keepFacts(d, chainId, facts) : undefined))
     .catch((e: unknown) => log().warn({ chainId, tokens: facts.length, err: e instanceof Error ? e.message : String(e) }, 'token facts could not be kept; they are read again next time'));
   writes.set(chainId, write);
