@@ -19,6 +19,7 @@ import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
+import { firstRow } from './first-row.mjs';
 import { freePort, startServer } from './server.mjs';
 
 const SIZE = 10_000;
@@ -139,10 +140,7 @@ export async function benchHistoryContract({ log = console.log } = {}) {
           await timed(history(server.url, warm, '&order=ASC'));
           const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
           await page.goto(`${server.url}/`, { waitUntil: 'load' });
-          const t0 = performance.now();
-          await page.goto(`${server.url}/wallet/${wallet}`, { waitUntil: 'commit' });
-          await page.locator('li[data-tx-hash]').first().waitFor({ state: 'visible', timeout: 60_000 });
-          firstRows.push(performance.now() - t0);
+          firstRows.push(await firstRow(page, `${server.url}/wallet/${wallet}`));
           await page.context().close();
         } finally {
           await server.stop();
@@ -164,7 +162,8 @@ export async function benchHistoryContract({ log = console.log } = {}) {
       internalTransfersOnPage: internal,
       nodeCallsOfLastColdPage: calls,
       target: '<= 3x the floor',
-      firstRowInBrowserMs: Math.round(median(firstRows)),
+      firstRowInBrowserMs: Math.round(median(firstRows.map((x) => x.pageMs))),
+      firstRowPlaywrightMs: Math.round(median(firstRows.map((x) => x.playwrightMs))),
       firstRowTarget: '<= 1,000 ms',
     };
     log(
@@ -173,7 +172,7 @@ export async function benchHistoryContract({ log = console.log } = {}) {
     );
     log(`  floor: search + receipts ${figures.floorSearchAndReceiptsMs} ms, internal operations of ${figures.pageBlocks} block(s): ${Object.entries(ways).map(([k, v]) => `${k} ${v} ms`).join(', ')}`);
     log(`  node calls of the cold page: ${Object.entries(calls).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    log(`first history row visible in Chromium, never-seen wallet of ${SIZE.toLocaleString('en-US')} contract calls: ${figures.firstRowInBrowserMs} ms (median of ${ROUNDS}: ${firstRows.map(Math.round).join(', ')}; target <= 1,000 ms)`);
+    log(`first history row visible in Chromium, never-seen wallet of ${SIZE.toLocaleString('en-US')} contract calls: ${figures.firstRowInBrowserMs} ms (median of ${ROUNDS}: ${firstRows.map((x) => Math.round(x.pageMs)).join(', ')}; Playwright saw it at ${figures.firstRowPlaywrightMs} ms; target <= 1,000 ms)`);
     return figures;
   } finally {
     await proxy.stop();

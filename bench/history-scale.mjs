@@ -21,6 +21,7 @@ import { chromium } from '@playwright/test';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
+import { firstRow as firstRowSeen } from './first-row.mjs';
 import { freePort, startServer } from './server.mjs';
 
 const SIZES = [10, 10_000, 50_000];
@@ -204,12 +205,9 @@ export async function benchHistoryScale({ log = console.log, parts = process.env
         const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
         // Warm the browser's own caches (the app's scripts) on another page kind, then the wallet.
         await page.goto(`${server.url}/`, { waitUntil: 'load' });
-        const t0 = performance.now();
-        await page.goto(`${server.url}/wallet/${wallet}`, { waitUntil: 'commit' });
-        await page.locator('li[data-tx-hash]').first().waitFor({ state: 'visible', timeout: 60_000 });
-        const ms = performance.now() - t0;
+        const seen = await firstRowSeen(page, `${server.url}/wallet/${wallet}`);
         await page.context().close();
-        return ms;
+        return seen;
       };
       const readyServer = async () => {
         const server = await startServer(await freePort(), { EVM_RPC_URL: proxy.url, DEFAULT_CHAIN: 'devnet' });
@@ -244,19 +242,24 @@ export async function benchHistoryScale({ log = console.log, parts = process.env
       } finally {
         await browser.close();
       }
-      figures.firstRowInBrowser10k = { ms: Math.round(median(large)), target: '<= 1,000 ms (Otterscan: 980 ms on the same work)' };
+      // The figures are the page's own (navigation start to the frame showing the row); Playwright's wait beside them.
+      const page = (xs) => xs.map((x) => x.pageMs);
+      const seenBy = (xs) => Math.round(median(xs.map((x) => x.playwrightMs)));
+      const list = (xs) => page(xs).map(Math.round).join(', ');
+      figures.firstRowInBrowser10k = { ms: Math.round(median(page(large))), playwrightMs: seenBy(large), target: '<= 1,000 ms (Otterscan: 980 ms on the same work)' };
       figures.firstRowInBrowserSmallAfter10k = {
-        ms: Math.round(median(small)),
-        idleServerMs: Math.round(median(smallIdle)),
-        timesIdle: round1(median(small) / median(smallIdle)),
+        ms: Math.round(median(page(small))),
+        playwrightMs: seenBy(small),
+        idleServerMs: Math.round(median(page(smallIdle))),
+        timesIdle: round1(median(page(small)) / median(page(smallIdle))),
         nodeFloorMs: round1(median(smallFloor)),
         rpcCallsDuringVisit: median(callsDuringSmall),
         target: '<= 1,000 ms while the 10,000-transaction wallet is read in the background',
       };
-      log(`first history row visible in Chromium, never-seen 10,000-transaction wallet: ${Math.round(median(large))} ms (median of ${ROUNDS}: ${large.map(Math.round).join(', ')})`);
+      log(`first history row visible in Chromium, never-seen 10,000-transaction wallet: ${Math.round(median(page(large)))} ms (median of ${ROUNDS}: ${list(large)}; Playwright saw it at ${seenBy(large)} ms)`);
       log(
-        `first history row visible in Chromium, never-seen 10-transaction wallet opened right after it: ${Math.round(median(small))} ms (median of ${ROUNDS}: ${small.map(Math.round).join(', ')}), ` +
-          `the same wallet on a server reading nothing else ${Math.round(median(smallIdle))} ms (${smallIdle.map(Math.round).join(', ')}; ${round1(median(small) / median(smallIdle))}x), ` +
+        `first history row visible in Chromium, never-seen 10-transaction wallet opened right after it: ${Math.round(median(page(small)))} ms (median of ${ROUNDS}: ${list(small)}; Playwright ${seenBy(small)} ms), ` +
+          `the same wallet on a server reading nothing else ${Math.round(median(page(smallIdle)))} ms (${list(smallIdle)}; ${round1(median(page(small)) / median(page(smallIdle)))}x), ` +
           `node floor ${round1(median(smallFloor))} ms; ${median(callsDuringSmall)} RPC calls during that visit (background read included)`,
       );
     }
