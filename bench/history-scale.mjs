@@ -22,7 +22,7 @@ import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { firstRow as firstRowSeen } from './first-row.mjs';
-import { freePort, startServer } from './server.mjs';
+import { freePort, startServer, untilReady } from './server.mjs';
 
 const SIZES = [10, 10_000, 50_000];
 const ROUNDS = 3;
@@ -211,12 +211,7 @@ export async function benchHistoryScale({ log = console.log, parts = process.env
       };
       const readyServer = async () => {
         const server = await startServer(await freePort(), { EVM_RPC_URL: proxy.url, DEFAULT_CHAIN: 'devnet' });
-        const ready = async () => {
-          const res = await fetch(`${server.url}/api/health?ready`);
-          await res.arrayBuffer();
-          return res.status === 200;
-        };
-        for (let i = 0; i < 1200 && !(await ready()); i++) await new Promise((r) => setTimeout(r, 100));
+        await untilReady(server.url);
         await timed(history(server.url, wallets.warm, '&order=ASC'));
         return server;
       };

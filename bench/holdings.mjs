@@ -28,7 +28,7 @@ import {
 } from 'viem';
 import { multicall as viemMulticall } from 'viem/actions';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
-import { freePort, startServer } from './server.mjs';
+import { freePort, startServer, untilReady } from './server.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
 
 const TOKENS = 500;
@@ -156,7 +156,7 @@ export async function benchHoldings({ log = console.log } = {}) {
     const code = await multicall3RuntimeCode();
 
     server = await startServer(await freePort(), { EVM_RPC_URL: relay.url, DEFAULT_CHAIN: 'devnet' });
-    for (let i = 0; i < 1200 && (await fetch(`${server.url}/api/health?ready`).then((r) => r.status, () => 0)) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+    await untilReady(server.url);
     const tokensUrl = (w, q = '') => `${server.url}/api/v2.2/wallets/${w}/tokens?chain=devnet&limit=100${q}`;
     // The server has answered one tokens request for another wallet: its start-up and first contact with the node are not measured.
     await timed(tokensUrl(other));

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { createPublicClient, webSocket } from 'viem';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
-import { freePort, startServer } from './server.mjs';
+import { freePort, startServer, untilReady } from './server.mjs';
 
 const TARGETS = { minedToVisibleP95Ms: 1000 };
 const TXS = 20;
@@ -67,7 +67,7 @@ export async function benchLive({ evmPort, ledgerPort, rpcUrl, manifest }) {
     LIVE_STREAMS_PER_IP: String(STREAMS + 100),
   });
   // The server listens at once and warms up behind it: measure a warm server, as a person meets one.
-  for (let i = 0; i < 1200 && (await fetch(`${server.url}/api/health?ready`).then((r) => r.status, () => 0)) !== 200; i++) await new Promise((r) => setTimeout(r, 100));
+  await untilReady(server.url);
   const wallet = manifest.accounts.erin.checksumAddress;
   const payer = manifest.accounts.deployer.address;
   const heads = new Map(); // block hash -> when the node's own notification arrived

@@ -75,24 +75,28 @@ export function asDatabaseUnavailable(e: unknown): LanternError | undefined {
 /** The longest a write waits for the answer it follows (an answer is sent in milliseconds; a stalled client's may never finish). */
 const ANSWER_WAIT_MS = 2000;
 
-/** A write's start, held until the answer is sent (`ready`) unless something needs the write sooner (`now`). */
-export interface AnswerFirst {
-  ready: Promise<void>;
-  /** Starts the write now: a reader of what it writes is waiting (possibly in the same request, which would otherwise wait for itself). */
-  now(): void;
-}
+/**
+ * Per kind of write (`held` below), the starts of writes held until their answer is sent. On globalThis:
+ * every route bundle of the server must see the same writes.
+ */
+const gh = globalThis as unknown as { __lanternHeldWrites?: Map<string, Set<() => void>> };
+const heldWrites = (gh.__lanternHeldWrites ??= new Map<string, Set<() => void>>());
 
 /**
- * For a write the answer does not need: `ready` resolves once the answer to the request being served has
- * been sent (Next's `after`; at the latest after ANSWER_WAIT_MS), outside a request after this turn, or
- * when `now()` is called. PGlite runs a statement on the main thread, and a response leaves in several
+ * For a write the answer does not need: resolves once the answer to the request being served has been
+ * sent (Next's `after`; at the latest after ANSWER_WAIT_MS), outside a request after this turn, or when
+ * `startHeldWrites(held)` is called by a reader of what it writes (possibly the same request, which would
+ * otherwise wait for itself). PGlite runs a statement on the main thread, and a response leaves in several
  * turns (its gzip is done off the thread): a write begun after the answer was made but before it left held
  * it up (in a profile of a never-seen wallet of 500 tokens, the facts of its tokens, ~20 ms).
  */
-export function answerFirst(): AnswerFirst {
-  let now!: () => void;
+export function answerFirst(held: string): Promise<void> {
+  let waiting = heldWrites.get(held);
+  if (!waiting) heldWrites.set(held, (waiting = new Set()));
+  const set = waiting;
+  let start!: () => void;
   const ready = new Promise<void>((resolve) => {
-    now = resolve;
+    start = resolve;
     try {
       after(resolve);
     } catch {
@@ -101,7 +105,18 @@ export function answerFirst(): AnswerFirst {
     }
     setTimeout(resolve, ANSWER_WAIT_MS).unref();
   });
-  return { ready, now };
+  set.add(start);
+  void ready.then(() => {
+    set.delete(start);
+    if (set.size === 0 && heldWrites.get(held) === set) heldWrites.delete(held);
+  });
+  return ready;
+}
+
+/** Starts now the writes held under `held` (answerFirst): their reader is waiting. */
+export function startHeldWrites(held: string): void {
+  const waiting = heldWrites.get(held);
+  if (waiting) for (const start of waiting) start();
 }
 
 /** `fn`, with the database being unavailable turned into its 503. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { encodeFunctionData, parseAbi, type Hex } from 'viem';
 import { chainOrCustom } from '@/lib/chains';
-import { answerFirst, db, type Queryable } from '@/lib/db';
+import { answerFirst, db, startHeldWrites, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
 import { onChainChange } from './chain';
 import { multicall } from './multicall';
@@ -70,18 +70,17 @@ const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
  * (`tokenFactsKept`), so none misses a row being written. Per chain, on globalThis: every route bundle
  * of the server sees the same writes.
  */
-const gw = globalThis as unknown as { __lanternTokenFactWrites?: Map<number, Promise<void>>; __lanternTokenFactHeld?: Map<number, Set<() => void>> };
+const gw = globalThis as unknown as { __lanternTokenFactWrites?: Map<number, Promise<void>> };
 const writes = (gw.__lanternTokenFactWrites ??= new Map<number, Promise<void>>());
-/** Per chain, the starts of writes held until their answer is sent (lib/db answerFirst). */
-const held = (gw.__lanternTokenFactHeld ??= new Map<number, Set<() => void>>());
+/** The writes of a chain's facts held until their answer is sent (lib/db answerFirst). */
+const heldFacts = (chainId: number) => `token-facts:${chainId}`;
 
 /**
  * Resolves once every token fact read so far on the chain is in evm_token (or its write failed and was
  * logged). A write held until its answer is sent starts now: the reader may be that answer's own request.
  */
 export function tokenFactsKept(chainId: number): Promise<void> {
-  const waiting = held.get(chainId);
-  if (waiting) for (const now of waiting) now();
+  startHeldWrites(heldFacts(chainId));
   return writes.get(chainId) ?? Promise.resolve();
 }
 
@@ -328,15 +327,7 @@ async function finishFacts(chainId: number, d: Queryable, seen: number, tokens: 
 function keepFactsLater(d: Queryable, chainId: number, facts: TokenFacts[], seen: number): void {
   if (facts.length === 0) return;
   // Written once the answer is sent (or a reader of evm_token asks for it), after the chain's pending writes.
-  const start = answerFirst();
-  let waiting = held.get(chainId);
-  if (!waiting) held.set(chainId, (waiting = new Set()));
-  waiting.add(start.now);
-  void start.ready.then(() => {
-    waiting.delete(start.now);
-    if (waiting.size === 0 && held.get(chainId) === waiting) held.delete(chainId);
-  });
-  const write = Promise.all([writes.get(chainId), start.ready])
+  const write = Promise.all([writes.get(chainId), answerFirst(heldFacts(chainId))])
     // A chain change (reorg, another chain) since they were read: they may describe contracts the node no
     // longer has, and the change's clean-up has run already. Not kept; read again next time.
     .then(() => ((changes.get(chainId) ?? 0) === seen ? keepFacts(d, chainId, facts) : undefined))

@@ -1,7 +1,7 @@
 import 'server-only';
 import { keccak256, toHex, type Hex } from 'viem';
 import type { Chain } from '@/lib/chains';
-import { answerFirst, db, type AnswerFirst } from '@/lib/db';
+import { answerFirst, db, startHeldWrites } from '@/lib/db';
 import { log } from '@/lib/log';
 import { assertEpoch } from './chain';
 import { TOPIC_BATCH, TOPIC_SINGLE, TOPIC_TRANSFER, addressTopic, parseTransferLog, topicAddress, type RawLog } from './logs';
@@ -74,10 +74,10 @@ export function classifyLog(log: Pick<RawLog, 'address' | 'topics' | 'data' | 'b
 }
 
 const scope = (wallet: string) => `logs:${wallet}`;
-const g = globalThis as unknown as { __lanternWalletLogs?: Map<string, Promise<void>>; __lanternWalletLogsHeld?: Map<string, AnswerFirst> };
+const g = globalThis as unknown as { __lanternWalletLogs?: Map<string, Promise<void>> };
 const reading = (g.__lanternWalletLogs ??= new Map());
-/** Per wallet, the write of an early read held until its answer is sent (lib/db answerFirst). */
-const held = (g.__lanternWalletLogsHeld ??= new Map());
+/** A wallet's early read's write, held until its answer is sent (lib/db answerFirst). */
+const heldLogs = (key: string) => `wallet-logs:${key}`;
 
 /** The wallet's logs as of the head: the final ones are in evm_wallet_log afterwards, the unfinal tail is returned. */
 export interface WalletLogsAt {
@@ -105,7 +105,7 @@ export async function walletLogs(chain: Chain, wallet: string, opts: { early?: b
   // (blocks that became final since) is read after it, from the spans as they are then.
   const key = `${chain.id}:${wallet}`;
   // A read queued behind a held write needs it: it starts now (the answer it waits for may be this request's).
-  held.get(key)?.now();
+  startHeldWrites(heldLogs(key));
   let handBack: ((read: EarlyRead) => void) | undefined;
   const early = opts.early ? new Promise<EarlyRead>((resolve) => (handBack = resolve)) : undefined;
   const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head, handBack));
@@ -157,12 +157,9 @@ async function catchUp(chain: Chain, wallet: string, final: number, epoch: numbe
     // Nothing kept before and all of 1..final read in this one go: the caller may answer from it now.
     if (spans.length === 0 && todo.length === 1 && handBack) {
       // Kept once the answer is sent, or sooner if another read of the wallet comes (walletLogs).
-      const start = answerFirst();
-      const key = `${chain.id}:${wallet}`;
-      held.set(key, start);
+      const kept = answerFirst(heldLogs(`${chain.id}:${wallet}`));
       handBack({ whole: rows, tail: tail! });
-      await start.ready;
-      if (held.get(key) === start) held.delete(key);
+      await kept;
     }
     await d.transaction(async (tx) => {
       await assertEpoch(tx, chain.id, epoch);
