@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -12,6 +12,20 @@ import path from 'node:path';
  * and with the migrations, so a stale one is never copied. Migrations still run on the copy as on any
  * database (lib/db), applying whatever is newer than the template.
  */
+
+/**
+ * PGlite connects to `postgres` only; initdb also makes `template0` and `template1`, which only
+ * `CREATE DATABASE` reads. Without them the template is 480 files instead of 1,074, and each copy of it
+ * (every fresh data directory) takes half as long. One statement at a time: DROP DATABASE cannot run
+ * inside the transaction a multi-statement query is.
+ */
+export const DROP_SPARE_DATABASES: readonly string[] = [
+  'ALTER DATABASE template0 IS_TEMPLATE false',
+  'DROP DATABASE template0',
+  'ALTER DATABASE template1 IS_TEMPLATE false',
+  'DROP DATABASE template1',
+  'CHECKPOINT',
+];
 
 /** Whether `dir` holds nothing PGlite made: missing, or an empty folder. */
 async function isFresh(dir: string): Promise<boolean> {
@@ -71,13 +85,43 @@ export async function fromTemplate(dir: string, { cacheDir, key, make }: Templat
   await mkdir(path.dirname(dir), { recursive: true });
   const copying = scratch(dir);
   try {
-    await cp(template, copying, { recursive: true });
+    await copyTree(template, copying);
     // An empty `dir` is replaced by the rename; one filled meanwhile is left to whoever filled it.
     if (!(await renameUnlessMade(copying, dir))) return 'existing';
   } finally {
     await rm(copying, { recursive: true, force: true });
   }
   return made ? 'made' : 'copied';
+}
+
+/** Files copied at once: each copy waits on the disk, not the CPU (libuv runs four at a time). */
+const COPIES_AT_ONCE = 16;
+
+/**
+ * `from`'s tree copied into `to` (which must not exist), many files at a time: a template is about 500
+ * files, and fs.cp copies one after another (about 0.9 s here, against 0.4 s for this and 0.3 s for `cp -r`).
+ */
+export async function copyTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  const dirs: string[] = [];
+  const files: string[] = [];
+  for (const e of entries) {
+    const rel = path.relative(from, path.join(e.parentPath, e.name));
+    if (e.isDirectory()) dirs.push(rel);
+    else if (e.isFile()) files.push(rel);
+    else throw new Error(`${path.join(from, rel)} is neither a file nor a folder`);
+  }
+  await mkdir(to);
+  // A parent's name is shorter than its children's.
+  for (const d of dirs.sort((a, b) => a.length - b.length)) await mkdir(path.join(to, d));
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const f = files[next++]!;
+      await copyFile(path.join(from, f), path.join(to, f));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COPIES_AT_ONCE, files.length) }, worker));
 }
 
 /** Templates of other keys (an older PGlite, older migrations) will not be copied again. */
@@ -88,11 +132,15 @@ async function dropOtherTemplates(cacheDir: string, keep: string) {
   }
 }
 
-/** The template key for this install: PGlite's version (read from its package) and the migrations. */
-export async function templateKey(migrations: readonly { id: number; name: string; sql: string }[], root = process.cwd()): Promise<string> {
+/**
+ * The template key for this install: PGlite's version (read from its package), the migrations, and the
+ * rest of what the making does (`recipe`).
+ */
+export async function templateKey(migrations: readonly { id: number; name: string; sql: string }[], recipe = '', root = process.cwd()): Promise<string> {
   const hash = createHash('sha256');
   hash.update(await pgliteVersion(root));
   for (const m of migrations) hash.update(`\0${m.id}\0${m.name}\0${m.sql}`);
+  hash.update(`\0${recipe}`);
   return hash.digest('hex').slice(0, 16);
 }
 

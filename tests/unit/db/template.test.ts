@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrations } from '@/lib/db/migrations';
-import { fromTemplate, templateKey } from '@/lib/db/template';
+import { copyTree, DROP_SPARE_DATABASES, fromTemplate, templateKey } from '@/lib/db/template';
 
 // lib/db/template.ts: a fresh embedded database is a copy of one made once.
 let root: string;
@@ -84,12 +84,47 @@ describe('fromTemplate', () => {
   });
 });
 
+describe('copyTree', () => {
+  it('copies every file and folder, nested and empty, byte for byte', async () => {
+    const from = path.join(root, 'from');
+    const files: Record<string, Buffer> = {
+      'PG_VERSION': Buffer.from('18\n'),
+      'base/5/1259': Buffer.alloc(8192, 7),
+      'pg_wal/000000010000000000000001': Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 31) % 256)),
+      'global/pg_control': Buffer.alloc(0),
+    };
+    for (const n of Array.from({ length: 40 }, (_, i) => i)) files[`base/5/${16_384 + n}`] = Buffer.from(`relation ${n}`);
+    for (const [f, bytes] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(from, f)), { recursive: true });
+      writeFileSync(path.join(from, f), bytes);
+    }
+    mkdirSync(path.join(from, 'pg_tblspc'));
+    mkdirSync(path.join(from, 'pg_stat', 'deep', 'er'), { recursive: true });
+    const to = path.join(root, 'to');
+    await copyTree(from, to);
+    for (const [f, bytes] of Object.entries(files)) expect(readFileSync(path.join(to, f)).equals(bytes)).toBe(true);
+    expect(readdirSync(path.join(to, 'pg_tblspc'))).toEqual([]);
+    expect(readdirSync(path.join(to, 'pg_stat', 'deep'))).toEqual(['er']);
+    expect(readdirSync(to, { recursive: true }).length).toBe(readdirSync(from, { recursive: true }).length);
+  });
+
+  it('refuses to copy over a folder that exists', async () => {
+    mkdirSync(path.join(root, 'from'));
+    mkdirSync(path.join(root, 'to'));
+    await expect(copyTree(path.join(root, 'from'), path.join(root, 'to'))).rejects.toThrow(/EEXIST/);
+  });
+});
+
 describe('templateKey', () => {
   it('changes with the migrations', async () => {
     const a = await templateKey(migrations);
     expect(a).toMatch(/^[0-9a-f]{16}$/);
     expect(await templateKey(migrations)).toBe(a);
     expect(await templateKey([...migrations, { id: 999_999, name: 'more', sql: 'SELECT 1' }])).not.toBe(a);
+  });
+
+  it('changes with the rest of the making', async () => {
+    expect(await templateKey(migrations, 'DROP DATABASE template0')).not.toBe(await templateKey(migrations));
   });
 });
 
@@ -99,13 +134,17 @@ describe('a copied PGlite database', () => {
     const make = async (into: string) => {
       const pg = await PGlite.create(into);
       await pg.exec('CREATE TABLE made (n integer)');
+      for (const sql of DROP_SPARE_DATABASES) await pg.exec(sql);
       await pg.close();
     };
     const dirs = [path.join(root, 'one'), path.join(root, 'two')];
     expect(await fromTemplate(dirs[0]!, { cacheDir, key: 'real', make })).toBe('made');
     expect(await fromTemplate(dirs[1]!, { cacheDir, key: 'real', make })).toBe('copied');
+    // Only the database PGlite connects to is copied.
+    expect(readdirSync(path.join(dirs[1]!, 'base'))).toHaveLength(1);
     for (const [i, dir] of dirs.entries()) {
       const pg = await PGlite.create(dir);
+      expect((await pg.query('SELECT datname FROM pg_database')).rows).toEqual([{ datname: 'postgres' }]);
       await pg.exec('CREATE TABLE later (n integer)');
       await pg.query('INSERT INTO made VALUES ($1)', [i]);
       expect((await pg.query<{ n: number }>('SELECT n FROM made')).rows).toEqual([{ n: i }]);
