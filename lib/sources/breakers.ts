@@ -1,8 +1,8 @@
 import 'server-only';
-import { http, type HttpTransportConfig } from 'viem';
+import { http, ResponseBodyTooLargeError, type HttpTransportConfig } from 'viem';
 import { config } from '@/lib/config';
 import { log } from '@/lib/log';
-import { CircuitBreaker, breakerFetch, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
+import { CircuitBreaker, ReadResponse, breakerFetch, newBreakerData, type BreakerData, type BreakerSnapshot } from './breaker';
 
 /** The hosted API's services, each at its own base URL (DATA_API_URL, AUTH_API_URL, LEDGER_API_URL_*). */
 export type HostedService = 'data' | 'auth' | 'ledger-mainnet' | 'ledger-testnet';
@@ -93,8 +93,25 @@ export function ensBreaker(url: string) {
  * retries timeouts too, which would hold a request for several timeouts).
  */
 export function rpcTransport(url: string, breaker: CircuitBreaker, opts: Pick<HttpTransportConfig, 'batch'> = {}) {
-  return http(url, { ...opts, timeout: config().upstreamTimeoutMs, retryCount: 0, fetchFn: breakerFetch(breaker) });
+  const fetchFn = breakerFetch(breaker);
+  return http(url, {
+    ...opts,
+    timeout: config().upstreamTimeoutMs,
+    retryCount: 0,
+    // viem's own reading (a streaming TextDecoder) is skipped for the answer's text(), already in memory
+    // (breaker.ts ReadResponse); its size limit is kept here.
+    maxResponseBodySize: false,
+    fetchFn: async (input, init) => {
+      const res = await fetchFn(input, init);
+      const size = res instanceof ReadResponse ? res.size : 0;
+      if (size > RPC_MAX_BODY_BYTES) throw new ResponseBodyTooLargeError({ maxSize: RPC_MAX_BODY_BYTES, size });
+      return res;
+    },
+  });
 }
+
+/** The largest node answer read, as viem's default. */
+const RPC_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Every upstream's breaker this process has met, as health reports them. */
 export function breakerSnapshots(): BreakerSnapshot[] {

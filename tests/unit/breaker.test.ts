@@ -2,8 +2,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { createPublicClient } from 'viem';
 import { isLanternError } from '@/lib/errors';
 import { BreakerOpenError, CircuitBreaker, asBreakerOpen, errorOutcome, exchange, newBreakerData, responseOutcome, type BreakerState } from '@/lib/sources/breaker';
+import { rpcTransport } from '@/lib/sources/breakers';
 
 /** A breaker on a clock the test moves by hand. */
 function setup(opts: { failureThreshold?: number; coolDownMs?: number; probeTimeoutMs?: number } = {}) {
@@ -378,5 +380,53 @@ describe('a whole exchange (headers and body) is one call', () => {
     expect([(await exchange(b, `${base}/empty`)).status, b.state()]).toEqual([204, 'closed']);
     expect((await exchange(b, `${base}/down`)).status).toBe(503);
     expect(b.state()).toBe('open');
+  });
+});
+
+describe("a node's answers through viem (rpcTransport)", () => {
+  // A JSON-RPC node on loopback answering what the test sets: the body read in memory and decoded by
+  // ReadResponse (breaker.ts), viem's own reading skipped, its 10 MB limit kept.
+  let node: Server;
+  let url: string;
+  let answer: { status: number; body: Buffer } = { status: 200, body: Buffer.from('{}') };
+  beforeAll(async () => {
+    node = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(answer.body));
+    });
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    node.closeAllConnections();
+    await new Promise((r) => node.close(r));
+  });
+  const client = () => createPublicClient({ transport: rpcTransport(url, setup().b) });
+  const ask = () => client().request({ method: 'lantern_echo' as 'eth_chainId' }) as Promise<unknown>;
+
+  it('any text the node sends, in any script and split anywhere in UTF-8, comes back as sent', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 200 }), async (s) => {
+        answer = { status: 200, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, result: s })) };
+        expect(await ask()).toBe(s);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('an answer over 10 MB is refused by its size, naming it', async () => {
+    const big = 'ab'.repeat(5.3 * 1024 * 1024);
+    answer = { status: 200, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, result: big })) };
+    const e = await ask().then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect((e as Error).name).toBe('ResponseBodyTooLargeError');
+    expect((e as Error).message).toMatch(/10485760/);
+  });
+
+  it("a JSON-RPC error sent with a 500 is the node's error, its words intact", async () => {
+    answer = { status: 500, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32000, message: 'exécution annulée: ✗' } })) };
+    await expect(ask()).rejects.toThrow('exécution annulée: ✗');
   });
 });
