@@ -1,10 +1,15 @@
-// What a wallet holds (issue 21): a never-seen wallet holding 500 ERC-20s, on its own anvil. Lantern's
-// cold answer to GET /api/v2.2/wallets/{address}/tokens beside the node's own floor for the same
-// question, measured in the same run: one Multicall3 aggregate3 eth_call of the 500 balanceOf (Multicall3's
-// code placed by a state override, as Lantern does on a chain without it) plus one eth_getLogs of the
-// Transfer logs naming the wallet. Then warm answers (p50), and the eth_call's Lantern made, counted by a
-// JSON-RPC relay between it and the node (batches counted per request inside). The answer is checked
-// complete: 500 tokens, each balance what was minted.
+// What a wallet holds (issue 21): never-seen wallets each holding 500 never-seen ERC-20s, on their own
+// anvil. Lantern's cold answer to GET /api/v2.2/wallets/{address}/tokens beside the node's own floor for
+// the same question, measured in the same run just before it: one Multicall3 aggregate3 eth_call of the 500
+// balanceOf (Multicall3's code placed by a state override, as Lantern does on a chain without it) plus one
+// eth_getLogs of the Transfer logs naming the wallet, each timed alone and added (the issue's "plus"; until
+// 2026-11-28 they ran side by side, the longer of the two, which no client can do for a never-seen wallet). One cold answer is a single sample whose spread
+// (3.4-5.5x over four runs of one build) was wider than any change measured, so the figure judged is the
+// median ratio over SAMPLES wallets, each with tokens of its own, once the server has answered a first
+// such wallet (printed too: the first in a process also pays for code running for the first time). Then
+// a never-seen wallet of tokens already known, warm answers (p50), and the eth_call's Lantern made,
+// counted by a JSON-RPC relay between it and the node (batches counted per request inside). The first
+// answer is checked complete: 500 tokens, each balance what was minted.
 //
 //   benchHoldings()   from bench/run.mjs
 //   node bench/holdings.mjs   (after `npm run build`)
@@ -35,6 +40,8 @@ const TOKENS = 500;
 const PER_BLOCK = 100;
 const WARM = 30;
 const FLOOR_ROUNDS = 5;
+/** Never-seen wallets of never-seen tokens measured after the first (the figure judged is their median). */
+const SAMPLES = 7;
 const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const TARGETS = { coldTimesFloor: 3, warmP50Ms: 20 };
 
@@ -73,10 +80,10 @@ async function countingRelay(target, port) {
 }
 
 /**
- * 500 tokens deployed and each minted to `wallet` (a real Transfer log naming it), and to `second` (a
- * never-seen wallet whose tokens Lantern already knows), PER_BLOCK transactions a block.
+ * TOKENS fresh tokens deployed and each minted to every wallet of `wallets` (a real Transfer log naming
+ * it), PER_BLOCK transactions a block.
  */
-async function seed(rpc, deployer, wallet, second) {
+async function seedGroup(rpc, deployer, wallets) {
   const token = JSON.parse(readFileSync(new URL('../devnet/evm/artifacts/Token.json', import.meta.url), 'utf8'));
   const nonce0 = Number(await rpc.call('eth_getTransactionCount', [deployer, 'pending']));
   const tokens = [];
@@ -85,12 +92,11 @@ async function seed(rpc, deployer, wallet, second) {
     const address = getContractAddress({ from: deployer, nonce: BigInt(nonce0 + i) }).toLowerCase();
     // A different amount per token, so a balance read from the wrong token would not match.
     tokens.push({ address, balance: 10n ** 18n * BigInt(i + 1) + BigInt(i) });
-    specs.push({ data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Bench Token ${i}`, `BT${i}`, 18] }), gas: '0x2dc6c0' });
+    specs.push({ data: encodeDeployData({ abi: token.abi, bytecode: token.bytecode, args: [`Bench Token ${nonce0 + i}`, `BT${nonce0 + i}`, 18] }), gas: '0x2dc6c0' });
   }
-  for (const w of [wallet, second]) {
+  for (const w of wallets) {
     for (const t of tokens) specs.push({ to: t.address, data: encodeFunctionData({ abi: token.abi, functionName: 'mint', args: [w, t.balance] }), gas: '0x30d40' });
   }
-  const t0 = performance.now();
   await rpc.call('evm_setAutomine', [false]);
   for (let i = 0; i < specs.length; i += PER_BLOCK) {
     await rpc.batch(specs.slice(i, i + PER_BLOCK).map((s, k) => ['eth_sendTransaction', [{ from: deployer, nonce: toHex(nonce0 + i + k), ...s }]]));
@@ -99,8 +105,11 @@ async function seed(rpc, deployer, wallet, second) {
   await rpc.call('evm_setAutomine', [true]);
   const pending = await rpc.call('txpool_status');
   if (Number(pending.pending) !== 0) throw new Error(`setup left ${Number(pending.pending)} transactions unmined`);
-  return { tokens, setupMs: Math.round(performance.now() - t0) };
+  return tokens;
 }
+
+/** A wallet no one has used: an address from random bytes. */
+const freshWallet = () => toHex(crypto.getRandomValues(new Uint8Array(20)));
 
 /** Multicall3's runtime code, from the creation code viem sends in a deployless multicall (as lib/sources/evm-node/multicall.ts). */
 async function multicall3RuntimeCode() {
@@ -115,7 +124,13 @@ async function multicall3RuntimeCode() {
   return `0x${creation.slice(2 + offset * 2, 2 + (offset + length) * 2)}`;
 }
 
-/** The node's floor: one aggregate3 eth_call of the 500 balanceOf at the head, plus one eth_getLogs of the wallet's incoming Transfers. */
+/**
+ * The node's floor, as issue 21 words it: its own cost for one multicall of the 500 balances plus the log
+ * query. Each is timed alone (one aggregate3 eth_call of the 500 balanceOf at the head; one eth_getLogs of
+ * the wallet's incoming Transfers), and the floor is their sum: the node's work for the answer, whichever
+ * order a client asks in (a never-seen wallet's tokens are known only from its logs, so Lantern asks one
+ * after the other).
+ */
 async function floorOnce(rpc, wallet, tokens, code) {
   const data = encodeFunctionData({
     abi: multicall3Abi,
@@ -123,17 +138,24 @@ async function floorOnce(rpc, wallet, tokens, code) {
     args: [tokens.map((t) => ({ target: t.address, allowFailure: true, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [wallet] }) }))],
   });
   const transfer = keccak256(toHex('Transfer(address,address,uint256)'));
-  const t0 = performance.now();
   const head = await rpc.call('eth_blockNumber');
-  const [answer, logs] = await Promise.all([
-    rpc.call('eth_call', [{ to: MULTICALL3, data, gas: '0x3b9aca00' }, head, { [MULTICALL3]: { code } }]),
-    rpc.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: head, topics: [transfer, null, pad(wallet, { size: 32 })] }]),
-  ]);
-  const ms = performance.now() - t0;
+  let t0 = performance.now();
+  const logs = await rpc.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: head, topics: [transfer, null, pad(wallet, { size: 32 })] }]);
+  const logsMs = performance.now() - t0;
+  t0 = performance.now();
+  const answer = await rpc.call('eth_call', [{ to: MULTICALL3, data, gas: '0x3b9aca00' }, head, { [MULTICALL3]: { code } }]);
+  const callMs = performance.now() - t0;
   const results = decodeFunctionResult({ abi: multicall3Abi, functionName: 'aggregate3', data: answer });
   if (results.length !== tokens.length || !results.every((r) => r.success)) throw new Error('the floor multicall did not read every balance');
   if (logs.length !== tokens.length) throw new Error(`the floor log query found ${logs.length} Transfer logs, not ${tokens.length}`);
-  return ms;
+  return { logsMs, callMs };
+}
+
+/** The floor of FLOOR_ROUNDS rounds: the median log query plus the median multicall. */
+async function floor(rpc, wallet, tokens, code) {
+  const rounds = [];
+  for (let i = 0; i < FLOOR_ROUNDS; i++) rounds.push(await floorOnce(rpc, wallet, tokens, code));
+  return pct(rounds.map((r) => r.logsMs), 50) + pct(rounds.map((r) => r.callMs), 50);
 }
 
 async function timed(url) {
@@ -151,8 +173,15 @@ export async function benchHoldings({ log = console.log } = {}) {
   let server;
   try {
     const [deployer, wallet, second, other] = (await rpc.call('eth_accounts')).map((a) => a.toLowerCase());
-    const { tokens, setupMs } = await seed(rpc, deployer, wallet, second);
-    log(`setup: ${TOKENS} ERC-20s deployed and minted to the wallet in ${setupMs} ms`);
+    const t0 = performance.now();
+    const tokens = await seedGroup(rpc, deployer, [wallet, second]);
+    const groups = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      const w = freshWallet();
+      groups.push({ wallet: w, tokens: await seedGroup(rpc, deployer, [w]) });
+    }
+    const setupMs = Math.round(performance.now() - t0);
+    log(`setup: ${SAMPLES + 1} sets of ${TOKENS} ERC-20s deployed and minted to ${SAMPLES + 2} wallets in ${setupMs} ms`);
     const code = await multicall3RuntimeCode();
 
     server = await startServer(await freePort(), { EVM_RPC_URL: relay.url, DEFAULT_CHAIN: 'devnet' });
@@ -161,9 +190,7 @@ export async function benchHoldings({ log = console.log } = {}) {
     // The server has answered one tokens request for another wallet: its start-up and first contact with the node are not measured.
     await timed(tokensUrl(other));
 
-    const floors = [];
-    for (let i = 0; i < FLOOR_ROUNDS; i++) floors.push(await floorOnce(rpc, wallet, tokens, code));
-    const floorMs = pct(floors, 50);
+    const floorMs = await floor(rpc, wallet, tokens, code);
 
     const before = relay.snapshot();
     const busy0 = relay.busy();
@@ -188,6 +215,15 @@ export async function benchHoldings({ log = console.log } = {}) {
     const knownCalls = relay.since(knownBefore);
     if (known.body.result.length !== 100) throw new Error('the second wallet answered an incomplete first page');
 
+    // Never-seen wallets of never-seen tokens, each beside a floor measured just before it.
+    const samples = [];
+    for (const g of groups) {
+      const f = await floor(rpc, g.wallet, g.tokens, code);
+      const c = await timed(tokensUrl(g.wallet));
+      if (c.body.result.length !== 100) throw new Error('a sampled wallet answered an incomplete first page');
+      samples.push({ coldMs: c.ms, floorMs: f, ratio: c.ms / f });
+    }
+
     const warm = [];
     const warmBefore = relay.snapshot();
     for (let i = 0; i < WARM; i++) warm.push((await timed(tokensUrl(wallet))).ms);
@@ -197,9 +233,15 @@ export async function benchHoldings({ log = console.log } = {}) {
       tokens: TOKENS,
       setupMs,
       complete: true,
-      floorMs: round1(floorMs),
-      coldMs: round1(cold.ms),
-      coldTimesFloor: round1(cold.ms / floorMs),
+      samples: samples.length,
+      coldMs: round1(pct(samples.map((x) => x.coldMs), 50)),
+      floorMs: round1(pct(samples.map((x) => x.floorMs), 50)),
+      coldTimesFloor: round1(pct(samples.map((x) => x.ratio), 50)),
+      coldRatios: samples.map((x) => round1(x.ratio)),
+      coldSamplesMs: samples.map((x) => round1(x.coldMs)),
+      firstColdMs: round1(cold.ms),
+      firstFloorMs: round1(floorMs),
+      firstColdTimesFloor: round1(cold.ms / floorMs),
       coldEthCalls: coldCalls.eth_call ?? 0,
       coldRpcCalls: coldCalls,
       coldNodeBusyMs: round1(coldNodeMs),
@@ -219,8 +261,9 @@ export async function benchHoldings({ log = console.log } = {}) {
 
 export function printHoldingsFigures(r) {
   const ok = (b) => (b ? 'ok' : 'OVER');
-  console.log(`holdings: never-seen wallet of ${r.tokens} ERC-20s, first tokens answer ${r.coldMs} ms; node floor (one aggregate3 of ${r.tokens} balanceOf + one eth_getLogs) ${r.floorMs} ms: ${r.coldTimesFloor}x  (target <= ${r.targets.coldTimesFloor}x: ${ok(r.coldTimesFloor <= r.targets.coldTimesFloor)})`);
-  console.log(`  RPC calls of that answer: ${r.coldEthCalls} eth_call; all: ${JSON.stringify(r.coldRpcCalls)}; the node's time answering them, summed: ${r.coldNodeBusyMs} ms; answer complete (${r.tokens} tokens, balances as minted): ${r.complete}`);
+  console.log(`holdings: never-seen wallet of ${r.tokens} never-seen ERC-20s, first tokens answer, median of ${r.samples} wallets: ${r.coldMs} ms; node floor (one aggregate3 of ${r.tokens} balanceOf plus one eth_getLogs, each timed alone) ${r.floorMs} ms: ${r.coldTimesFloor}x  (target <= ${r.targets.coldTimesFloor}x: ${ok(r.coldTimesFloor <= r.targets.coldTimesFloor)})`);
+  console.log(`  each wallet's answer / its floor: ${r.coldRatios.join(', ')}x (answers ${r.coldSamplesMs.join(', ')} ms)`);
+  console.log(`  the process's first such wallet: ${r.firstColdMs} ms against ${r.firstFloorMs} ms, ${r.firstColdTimesFloor}x; its RPC calls: ${r.coldEthCalls} eth_call; all: ${JSON.stringify(r.coldRpcCalls)}; the node's time answering them, summed: ${r.coldNodeBusyMs} ms; answer complete (${r.tokens} tokens, balances as minted): ${r.complete}`);
   console.log(`  a second never-seen wallet of the same tokens (their facts already kept): ${r.coldKnownTokensMs} ms, ${r.coldKnownTokensEthCalls} eth_call`);
   console.log(`holdings: warm answer p50 ${r.warmP50Ms} ms, p95 ${r.warmP95Ms} ms, ${r.warmEthCallsPerRequest} eth_call per request  (target p50 <= ${r.targets.warmP50Ms} ms: ${ok(r.warmP50Ms <= r.targets.warmP50Ms)})`);
 }
