@@ -2,11 +2,12 @@
 // anvil. Lantern's cold answer to GET /api/v2.2/wallets/{address}/tokens beside the node's own floor for
 // the same question, measured in the same run just before it: one Multicall3 aggregate3 eth_call of the 500
 // balanceOf (Multicall3's code placed by a state override, as Lantern does on a chain without it) plus one
-// eth_getLogs of the Transfer logs naming the wallet, each timed alone and added (the issue's "plus"; until
-// 2026-11-28 they ran side by side, the longer of the two, which no client can do for a never-seen wallet). One cold answer is a single sample whose spread
-// (3.4-5.5x over four runs of one build) was wider than any change measured, so the figure judged is the
-// median ratio over SAMPLES wallets, each with tokens of its own, once the server has answered a first
-// such wallet (printed too: the first in a process also pays for code running for the first time). Then
+// eth_getLogs of the Transfer logs naming the wallet, each timed alone and added (the issue's "plus";
+// until 2026-11-28 they ran side by side, the longer of the two, which no client can do for a never-seen
+// wallet). One cold answer is a single sample whose spread (3.4-5.5x over four runs of one build) was
+// wider than any change measured, so the figure judged is the median ratio over SAMPLES wallets, each with
+// tokens of its own, once the server has answered a first such wallet (printed too: the first in a process
+// also pays for code running for the first time). Then
 // a never-seen wallet of tokens already known, warm answers (p50), and the eth_call's Lantern made,
 // counted by a JSON-RPC relay between it and the node (batches counted per request inside). The first
 // answer is checked complete: 500 tokens, each balance what was minted.

@@ -150,8 +150,8 @@ async function readEveryTable(database: Db) {
 /**
  * PGlite's buffer pool. PostgreSQL's default, 128MB, is written through as the database opens: about 0.5 s
  * of every start here, and 128MB held for good. Pages beyond the pool are read from the operating
- * system's cache; history, NFT and holdings pages measured the same with either size (`npm run bench --
- * evm`, 2026-11-28).
+ * system's cache; history and NFT pages measured the same with either size (`npm run bench -- evm`,
+ * 2026-11-28).
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 
 /**
  * PGlite connects to `postgres` only; initdb also makes `template0` and `template1`, which only
- * `CREATE DATABASE` reads. Without them the template is 480 files instead of 1,074, and each copy of it
+ * `CREATE DATABASE` reads. Without them the template is 478 files instead of 1,074, and each copy of it
  * (every fresh data directory) takes half as long. One statement at a time: DROP DATABASE cannot run
  * inside the transaction a multi-statement query is.
  */

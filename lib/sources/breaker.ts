@@ -306,8 +306,8 @@ export function exchange(breaker: CircuitBreaker, input: string | URL | Request,
 
 /**
  * An answer whose body is already in memory, whose `text()` is Buffer's decoding: a Response's own (and
- * viem's streaming TextDecoder) decode UTF-8 through ICU, three to four times as long for the few hundred
- * KB of a wallet's logs or a multicall's answer (about 5 ms of a never-seen wallet's holdings).
+ * viem's streaming TextDecoder) decode UTF-8 through ICU, about 2.5 times as long for the few hundred KB
+ * of a wallet's logs or a token read.
  */
 export class ReadResponse extends Response {
   readonly #bytes: Buffer<ArrayBuffer> | null;
