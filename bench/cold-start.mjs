@@ -13,6 +13,11 @@ const JUDY = '0x71bE63f3384f5fb98995898A86B02Fb2426c5788'; // 14 transactions
 
 export async function benchColdStart({ evmPort, ledgerPort }) {
   const out = {};
+  // The floor: the same build under `next start` (no edge guard, no warm-up, no start-up before listening).
+  const floor = await startServer(await freePort(), { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort) }, { script: 'node_modules/next/dist/bin/next start' });
+  out.floor_next_start = { start_to_accepting_ms: Math.round(floor.acceptingMs), start_to_listening_ms: Math.round(floor.listeningMs) };
+  await floor.stop();
+  console.log(`cold start, floor: next start               ${Object.entries(out.floor_next_start).map(([k, v]) => `${k} ${v}`).join('  ')}`);
   for (const warm of ['off', 'on']) {
     const server = await startServer(await freePort(), {
       DEVNET_EVM_PORT: String(evmPort),
@@ -29,6 +34,7 @@ export async function benchColdStart({ evmPort, ledgerPort }) {
     for (let i = 0; i < 7; i++) again.push(await documentMs(`${url}/wallet/${ALICE}`));
     again.sort((x, y) => x - y);
     const figures = {
+      start_to_accepting_ms: Math.round(server.acceptingMs),
       start_to_listening_ms: Math.round(listening),
       start_to_ready_ms: Math.round(listening + ready),
       first_wallet_page_ms: Math.round(first),

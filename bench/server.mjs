@@ -1,7 +1,7 @@
 // A production Lantern for one benchmark: on its own port, with a database of its own that goes with it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -18,14 +18,16 @@ export function freePort() {
 /**
  * Starts `npm start`'s server with `env` over the bench defaults and resolves once it answers (a static
  * file: listening; the warm-up of every route may still be running behind it, see `/api/health?ready`).
- * `listeningMs` is the time from spawn to that answer. SERVER_NODE_ARGS adds node flags to the server
+ * `acceptingMs` is the time from spawn to the first TCP connection accepted (what a load balancer's TCP
+ * check and issue 22's "accepts connections" mean), `listeningMs` to the first HTTP answer (that answer can
+ * wait behind one warm-up step, a route's code loading, which no request can interrupt). SERVER_NODE_ARGS adds node flags to the server
  * (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile one); SERVER_SCRIPT replaces scripts/server.mjs
  * (`node_modules/next/dist/bin/next start`: the same build without Lantern's own server).
  */
-export async function startServer(port, env = {}) {
+export async function startServer(port, env = {}, { script = process.env.SERVER_SCRIPT } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
   const started = performance.now();
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), ...(process.env.SERVER_SCRIPT ? process.env.SERVER_SCRIPT.split(' ') : ['scripts/server.mjs']), '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_ARGS ? process.env.SERVER_NODE_ARGS.split(' ') : []), ...(script ? script.split(' ') : ['scripts/server.mjs']), '-p', String(port), '-H', '127.0.0.1'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
@@ -47,10 +49,16 @@ export async function startServer(port, env = {}) {
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
   };
+  // A TCP probe every 10 ms until the socket accepts, then the HTTP probe as before.
+  let acceptingMs;
+  for (let i = 0; i < 12_000 && acceptingMs === undefined && child.exitCode === null; i++) {
+    if (await accepts(port)) acceptingMs = performance.now() - started;
+    else await new Promise((r) => setTimeout(r, 10));
+  }
   for (let i = 0; i < 2400; i++) {
     try {
       await (await fetch(`${url}/robots.txt`)).arrayBuffer();
-      return { url, pid: child.pid, listeningMs: performance.now() - started, stop };
+      return { url, pid: child.pid, acceptingMs, listeningMs: performance.now() - started, stop };
     } catch {
       if (child.exitCode !== null) break;
       await new Promise((r) => setTimeout(r, 50));
@@ -58,6 +66,17 @@ export async function startServer(port, env = {}) {
   }
   await stop();
   throw new Error(`the server on port ${port} did not start`);
+}
+
+function accepts(port) {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** Milliseconds until `url`'s `/api/health?ready` answers 200 (the warm-up done and the database answering). */

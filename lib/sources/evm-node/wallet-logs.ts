@@ -38,13 +38,15 @@ export interface WalletLog {
   items: number;
 }
 
-/** The filters that find every log a WalletLog is made of: `wallet` as topic 1, 2 or 3 as each event places it. */
+/**
+ * The filters that find every log a WalletLog is made of: `wallet` as topic 1, 2 or 3 as each event places
+ * it. One filter per topic position, so the node scans the chain three times, not once per event and side.
+ */
 export function walletLogFilters(wallet: string): (Hex | Hex[] | null)[][] {
   const a = addressTopic(wallet);
   return [
     [[TOPIC_TRANSFER, TOPIC_APPROVAL, TOPIC_APPROVAL_FOR_ALL], a], // sender of a Transfer, owner of an approval
-    [TOPIC_TRANSFER, null, a], // recipient of a Transfer (ERC-20 and ERC-721)
-    [[TOPIC_SINGLE, TOPIC_BATCH], null, a], // ERC-1155 sender
+    [[TOPIC_TRANSFER, TOPIC_SINGLE, TOPIC_BATCH], null, a], // recipient of a Transfer (ERC-20 and ERC-721), ERC-1155 sender
     [[TOPIC_SINGLE, TOPIC_BATCH], null, null, a], // ERC-1155 recipient
   ];
 }
