@@ -28,20 +28,34 @@ export async function GET(_req, { params }) {
 }
 `;
 
+// The floor of a proxy: forwards its path below /api/bare/proxy and query to BARE_PROXY_UPSTREAM with the key a
+// hosted-mode Lantern would add, and passes the answer's bytes on, unread (no validation, no breaker, no cache).
+const PROXY = `export const dynamic = 'force-dynamic';
+const upstream = process.env.BARE_PROXY_UPSTREAM;
+const key = process.env.BARE_PROXY_KEY ?? '';
+export async function GET(req, { params }) {
+  const { path } = await params;
+  const res = await fetch(upstream + '/' + path.join('/') + new URL(req.url).search, { headers: { 'X-API-Key': key, Accept: 'application/json', 'Accept-Encoding': 'identity' }, cache: 'no-store' });
+  return new Response(await res.arrayBuffer(), { status: res.status, headers: { 'Content-Type': 'application/json' } });
+}
+`;
+
 /**
  * Builds the bare app and starts it on `port` serving `endpoints`: name to `{ body, route, url }`, the
  * JSON text, the app-router pattern of Lantern's route (`api/ledger/[network]/blocks/by_version/[version]`)
  * and Lantern's URL for it (whose path and query the floor is asked). Resolves to `{ url(name), stop, pid }`
- * once it answers (`url('tiny')`: the 50-byte route). BARE_NODE_ARGS adds node flags to `next start` (a profile
+ * once it answers (`url('tiny')`: the 50-byte route). `proxy: { upstream, key }` adds the bare proxy:
+ * `proxyUrl(path)` is `path` (with its query) asked of `upstream` through it. BARE_NODE_ARGS adds node flags to `next start` (a profile
  * of the floor beside one of Lantern's).
  */
-export async function startBareRoute(port, endpoints = {}) {
+export async function startBareRoute(port, endpoints = {}, { proxy } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lantern-bare-route-'));
   const routeFile = (pattern, text) => {
     mkdirSync(path.join(dir, 'app', pattern), { recursive: true });
     writeFileSync(path.join(dir, 'app', pattern, 'route.js'), text);
   };
   routeFile('api/bare/tiny', TINY);
+  if (proxy) routeFile('api/bare/proxy/[...path]', PROXY);
   const paths = { tiny: '/api/bare/tiny' };
   for (const [name, e] of Object.entries(endpoints)) {
     routeFile(e.route, route(name));
@@ -54,7 +68,7 @@ export async function startBareRoute(port, endpoints = {}) {
   writeFileSync(path.join(dir, 'next.config.mjs'), "export default { turbopack: { root: '/' } };\n");
   symlinkSync(path.resolve('node_modules'), path.join(dir, 'node_modules'), 'dir');
   const nextBin = path.resolve('node_modules/next/dist/bin/next');
-  const env = { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+  const env = { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...(proxy ? { BARE_PROXY_UPSTREAM: proxy.upstream, BARE_PROXY_KEY: proxy.key } : {}) };
   const stopped = () => rmSync(dir, { recursive: true, force: true });
   try {
     await new Promise((resolve, reject) => {
@@ -77,7 +91,7 @@ export async function startBareRoute(port, endpoints = {}) {
     try {
       const res = await fetch(url('tiny'));
       await res.arrayBuffer();
-      if (res.ok) return { url, stop, pid: child.pid };
+      if (res.ok) return { url, proxyUrl: (p) => `http://127.0.0.1:${port}/api/bare/proxy${p}`, stop, pid: child.pid };
     } catch {
       if (child.exitCode !== null) break;
     }

@@ -26,7 +26,7 @@ export async function latency(url, { n = 200, headers = {} } = {}) {
   }
   times.sort((a, b) => a - b);
   const q = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
-  return { p50: q(0.5), p95: q(0.95), n };
+  return { p50: q(0.5), p95: q(0.95), n, times };
 }
 
 export const fmt = (o) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');
