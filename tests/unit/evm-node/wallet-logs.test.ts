@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { encodeAbiParameters, keccak256, pad, toHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { classifyLog } from '@/lib/sources/evm-node/wallet-logs';
+import { classifyLog, walletLogFilters } from '@/lib/sources/evm-node/wallet-logs';
 
 // What one log says about a wallet. The topics are computed here from the event signatures (not imported
 // from the module under test), and each event is built the way its standard lays it out.
@@ -68,5 +68,43 @@ describe('classifyLog', () => {
     expect(classifyLog({ ...base, address: wallet, topics: [topic('Deposit(address,uint256)'), at(wallet)], data: word(1n) }, wallet)).toBeNull();
     expect(classifyLog({ ...base, address: wallet, topics: [APPROVAL, at(wallet), at(wallet)], data: '0x12' }, wallet)).toBeNull();
     expect(classifyLog({ ...base, address: wallet, topics: [BATCH, at(wallet), at(wallet), at(wallet)], data: '0x1234' }, wallet)).toBeNull();
+  });
+});
+
+/**
+ * eth_getLogs' topic filter as the JSON-RPC spec words it (and geth, anvil and erigon match): position i
+ * null matches anything, a value matches itself, a list any of its values; a filter with more positions
+ * than the log has topics does not match it.
+ */
+function matches(filter: readonly (Hex | readonly Hex[] | null)[], topics: readonly Hex[]): boolean {
+  if (filter.length > topics.length) return false;
+  return filter.every((want, i) => want === null || (Array.isArray(want) ? want.includes(topics[i]!) : want === topics[i]));
+}
+
+describe('walletLogFilters', () => {
+  it('asks the node for every log classifyLog keeps, whatever the event, its topics and data', () => {
+    const other = fc.constantFrom(TRANSFER, APPROVAL, APPROVAL_FOR_ALL, SINGLE, BATCH);
+    fc.assert(
+      fc.property(
+        address,
+        address,
+        address,
+        fc.oneof(other, fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => `0x${Buffer.from(b).toString('hex')}` as Hex)),
+        fc.array(fc.constantFrom('wallet', 'other', 'id'), { minLength: 0, maxLength: 3 }),
+        fc.oneof(
+          amount.map((v) => word(v)),
+          fc.constant('0x' as Hex),
+          fc.tuple(amount, amount).map(([a, b]) => encodeAbiParameters([{ type: 'uint256' }, { type: 'uint256' }], [a, b])),
+          fc.array(amount, { maxLength: 3 }).map((ids) => encodeAbiParameters([{ type: 'uint256[]' }, { type: 'uint256[]' }], [ids, ids.map(() => 1n)])),
+        ),
+        (token, wallet, someone, t0, rest, data) => {
+          const topics = [t0, ...rest.map((r) => (r === 'wallet' ? at(wallet) : r === 'other' ? at(someone) : word(7n)))];
+          const log = { ...base, address: token, topics, data };
+          if (classifyLog(log, wallet) === null) return;
+          expect(walletLogFilters(wallet).some((f) => matches(f, topics))).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
