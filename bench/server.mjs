@@ -19,10 +19,11 @@ export function freePort() {
  * Starts `npm start`'s server with `env` over the bench defaults and resolves once it answers (a static
  * file: listening; the warm-up of every route may still be running behind it, see `/api/health?ready`).
  * `acceptingMs` is the time from spawn to the first TCP connection accepted (what a load balancer's TCP
- * check and issue 22's "accepts connections" mean), `listeningMs` to the first HTTP answer (that answer can
- * wait behind one warm-up step, a route's code loading, which no request can interrupt). SERVER_NODE_ARGS adds node flags to the server
- * (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile one); SERVER_SCRIPT replaces scripts/server.mjs
- * (`node_modules/next/dist/bin/next start`: the same build without Lantern's own server).
+ * check and issue 22's "accepts connections" mean), `listeningMs` to the first HTTP answer (that answer
+ * can wait behind one warm-up step, a route's code loading, which no request can interrupt).
+ * SERVER_NODE_ARGS adds node flags to the server (`--cpu-prof --cpu-prof-dir=/tmp/prof` to profile one);
+ * `script` (or SERVER_SCRIPT) replaces scripts/server.mjs (`node_modules/next/dist/bin/next start`: the
+ * same build without Lantern's own server, the cold-start section's floor).
  */
 export async function startServer(port, env = {}, { script = process.env.SERVER_SCRIPT } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lantern-bench-'));
