@@ -148,6 +148,7 @@ async function benchLoad() {
         floor_rps: rps(turns.floor),
         of_floor: `${Math.round((sum(r, 'total') / sum(turns.floor, 'total')) * 100)}%`,
         turns: r.map((x, i) => `${Math.round((x.total / turns.floor[i].total) * 100)}%`).join('/'),
+        target: `>=80%:${sum(r, 'total') >= 0.8 * sum(turns.floor, 'total') && sum(r, 'errors') === 0 ? 'ok' : 'OVER'}`,
       });
     }
 
@@ -172,6 +173,7 @@ async function benchLoad() {
       overhead_p50_ms: ms(fronted - direct),
       floor_bare_proxy_p50: ms(floor),
       floor_overhead_p50_ms: ms(floor - direct),
+      target: `p50<=5ms:${fronted - direct <= 5 ? 'ok' : 'OVER'}`,
     });
   } finally {
     await bare.stop();
