@@ -28,8 +28,9 @@ export async function GET(_req, { params }) {
 }
 `;
 
-// The floor of a proxy: forwards its path below /api/bare/proxy and query to BARE_PROXY_UPSTREAM with the key a
-// hosted-mode Lantern would add, and passes the answer's bytes on, unread (no validation, no breaker, no cache).
+// The floor of a proxy: forwards its path below /api/bare/proxy and its query to BARE_PROXY_UPSTREAM with
+// the key a hosted-mode Lantern would add, and passes the answer's bytes on unread (no validation, no
+// breaker, no cache).
 const PROXY = `export const dynamic = 'force-dynamic';
 const upstream = process.env.BARE_PROXY_UPSTREAM;
 const key = process.env.BARE_PROXY_KEY ?? '';
@@ -45,8 +46,8 @@ export async function GET(req, { params }) {
  * JSON text, the app-router pattern of Lantern's route (`api/ledger/[network]/blocks/by_version/[version]`)
  * and Lantern's URL for it (whose path and query the floor is asked). Resolves to `{ url(name), stop, pid }`
  * once it answers (`url('tiny')`: the 50-byte route). `proxy: { upstream, key }` adds the bare proxy:
- * `proxyUrl(path)` is `path` (with its query) asked of `upstream` through it. BARE_NODE_ARGS adds node flags to `next start` (a profile
- * of the floor beside one of Lantern's).
+ * `proxyUrl(path)` is `path` (with its query) asked of `upstream` through it. BARE_NODE_ARGS adds node
+ * flags to `next start` (a profile of the floor beside one of Lantern's).
  */
 export async function startBareRoute(port, endpoints = {}, { proxy } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'lantern-bare-route-'));

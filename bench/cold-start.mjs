@@ -13,17 +13,14 @@ const JUDY = '0x71bE63f3384f5fb98995898A86B02Fb2426c5788'; // 14 transactions
 
 export async function benchColdStart({ evmPort, ledgerPort }) {
   const out = {};
+  const devnets = { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort) };
   // The floor: the same build under `next start` (no edge guard, no warm-up, no start-up before listening).
-  const floor = await startServer(await freePort(), { DEVNET_EVM_PORT: String(evmPort), DEVNET_LEDGER_PORT: String(ledgerPort) }, { script: 'node_modules/next/dist/bin/next start' });
+  const floor = await startServer(await freePort(), devnets, { script: 'node_modules/next/dist/bin/next start' });
   out.floor_next_start = { start_to_accepting_ms: Math.round(floor.acceptingMs), start_to_listening_ms: Math.round(floor.listeningMs) };
   await floor.stop();
   console.log(`cold start, floor: next start               ${Object.entries(out.floor_next_start).map(([k, v]) => `${k} ${v}`).join('  ')}`);
   for (const warm of ['off', 'on']) {
-    const server = await startServer(await freePort(), {
-      DEVNET_EVM_PORT: String(evmPort),
-      DEVNET_LEDGER_PORT: String(ledgerPort),
-      LANTERN_WARM_UP: warm,
-    });
+    const server = await startServer(await freePort(), { ...devnets, LANTERN_WARM_UP: warm });
     const { url } = server;
     const listening = server.listeningMs;
     // The server listens at once and warms up behind it: the page figures are taken once it is ready.

@@ -14,13 +14,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadManifest, seedSyntheticWallet, startEvmDevnet } from '../devnet/evm/index.mjs';
+import { pct } from './stats.mjs';
 
 const SYNTHETIC_COUNT = 5000;
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const fmt = (xs) => `p50 ${pct(xs, 50).toFixed(1)} ms, p95 ${pct(xs, 95).toFixed(1)} ms (n=${xs.length})`;
 
 async function timed(url) {

@@ -21,12 +21,12 @@ import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { firstRow } from './first-row.mjs';
 import { freePort, startServer } from './server.mjs';
+import { median } from './stats.mjs';
 
 const SIZE = 10_000;
 const PER_BLOCK = 100;
 const ROUNDS = 3;
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round1 = (x) => Math.round(x * 10) / 10;
 
 /** A JSON-RPC proxy that counts the calls it forwards, by method. */

@@ -23,19 +23,12 @@ import { rpcClient } from '../devnet/evm/rpc.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { firstRow as firstRowSeen } from './first-row.mjs';
 import { freePort, startServer, untilReady } from './server.mjs';
+import { median, pct } from './stats.mjs';
 
 const SIZES = [10, 10_000, 50_000];
 const ROUNDS = 3;
 const PER_BLOCK = 500;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-};
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const round1 = (x) => Math.round(x * 10) / 10;
 
 /** A counting JSON-RPC proxy: the RPC calls Lantern makes. */

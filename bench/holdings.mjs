@@ -36,6 +36,7 @@ import { multicall as viemMulticall } from 'viem/actions';
 import { spawnAnvil } from '../devnet/evm/anvil.mjs';
 import { freePort, startServer, untilReady } from './server.mjs';
 import { rpcClient } from '../devnet/evm/rpc.mjs';
+import { pct } from './stats.mjs';
 
 const TOKENS = 500;
 const PER_BLOCK = 100;
@@ -47,10 +48,6 @@ const MULTICALL3 = '0xcA11bde05977b3631167028862bE2a173976CA11';
 const TARGETS = { coldTimesFloor: 3, warmP50Ms: 20 };
 
 const round1 = (x) => Math.round(x * 10) / 10;
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 /** A JSON-RPC relay that counts the methods passing through it (each request of a batch on its own). */
 async function countingRelay(target, port) {

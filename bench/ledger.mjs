@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { BIG_BLOCK, createChain } from '../devnet/ledger/chain.mjs';
 import { startLedgerDevnet } from '../devnet/ledger/index.mjs';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
+import { median } from './stats.mjs';
 
 /**
  * Ledger figures: block lookup p50 through Lantern's API on the local ledger, cold (first request for
@@ -57,20 +58,16 @@ export async function benchLedger({ baseUrl, ledgerUrl, samples = 40, log = cons
   }
 
   const figures = {
-    blockLookupColdP50Ms: p50(cold),
-    blockLookupWarmP50Ms: p50(warm),
+    blockLookupColdP50Ms: median(cold),
+    blockLookupWarmP50Ms: median(warm),
     render2000FirstMs: render[0], // includes the server's first fetch of the block
-    render2000WarmP50Ms: p50(render.slice(1)),
+    render2000WarmP50Ms: median(render.slice(1)),
   };
   log(`ledger: block lookup p50 cold ${fmt(figures.blockLookupColdP50Ms)} ms, warm ${fmt(figures.blockLookupWarmP50Ms)} ms (${samples} blocks)`);
   log(`ledger: 2,002-transaction block rendered in Chromium: first ${fmt(figures.render2000FirstMs)} ms, warm p50 ${fmt(figures.render2000WarmP50Ms)} ms`);
   return figures;
 }
 
-function p50(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 const fmt = (n) => n.toFixed(1);
 
 // `node bench/ledger.mjs`: starts the devnet and a production server of the last build, measures, stops.

@@ -11,16 +11,15 @@ import { chromium } from '@playwright/test';
 import { createPublicClient, webSocket } from 'viem';
 import { chromiumArgs, chromiumPath } from '../scripts/lib/chromium.mjs';
 import { freePort, startServer, untilReady } from './server.mjs';
+import { pct as percentile } from './stats.mjs';
+
+const pct = (xs, p) => Math.round(percentile(xs, p));
 
 const TARGETS = { minedToVisibleP95Ms: 1000 };
 const TXS = 20;
 const STREAMS = 1000;
 const WALLETS = 100; // the streams watch this many distinct wallets, ten streams each
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]);
-};
 
 async function rpc(url, method, params = []) {
   const body = await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json();

@@ -1,5 +1,6 @@
 // Load figures with autocannon, on loopback only. Every run is bounded in time and stops by itself.
 import autocannon from 'autocannon';
+import { pct } from './stats.mjs';
 
 /** One autocannon run; returns the figures the README and notes quote. */
 export async function load({ url, connections = 20, duration = 8, headers = {} }) {
@@ -24,9 +25,8 @@ export async function latency(url, { n = 200, headers = {} } = {}) {
     if (!res.ok) throw new Error(`${res.status} from ${typeof url === 'function' ? url(i) : url}`);
     times.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  const q = (p) => Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))] * 10) / 10;
-  return { p50: q(0.5), p95: q(0.95), n, times };
+  const q = (p) => Math.round(pct(times, p) * 10) / 10;
+  return { p50: q(50), p95: q(95), n, times };
 }
 
 export const fmt = (o) => Object.entries(o).map(([k, v]) => `${k}=${v}`).join(' ');

@@ -9,6 +9,7 @@ import { startDevnets } from '../scripts/lib/devnets.mjs';
 import { fmt, latency, load } from './load.mjs';
 import { startBareRoute } from './bare-route.mjs';
 import { freePort, startServer, untilReady } from './server.mjs';
+import { median } from './stats.mjs';
 
 const SECTIONS = ['evm', 'ledger', 'wallet-page', 'cold-start', 'breaker', 'signatures', 'live', 'history-scale', 'history-contract', 'holdings', 'load'];
 const asked = process.argv.slice(2);
@@ -182,11 +183,6 @@ async function benchLoad() {
   // Uncached: a different cursor-less range each request defeats the cache honestly.
   const uncached = await loadRotating((i) => history(alice, `&to_block=${400 + (i % 180)}&limit=25`), auth);
   report('load: uncached history page (node mode)', uncached);
-}
-
-function median(xs) {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[s.length >> 1];
 }
 
 async function loadRotating(urlFor, headers) {

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { median } from './stats.mjs';
 
 const FILE = 'lib/decode/data/signatures.json';
 
@@ -26,8 +27,6 @@ for (const [kind, map] of [['function', table.functions], ['event', table.events
 const t4 = performance.now();
 console.log(JSON.stringify({ read: t1 - t0, load: t2 - t0, parseAll: t4 - t3, entries: n }));
 `;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function benchSignatures() {
   const runs = [];
