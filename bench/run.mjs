@@ -158,8 +158,12 @@ async function benchLoad() {
     // Four turns each, alternating. Warm A and the floor first so every pass sees the same upstream work.
     const dave = m.accounts.dave.checksumAddress;
     const path = (i) => `/api/v2.2/wallets/${i % 2 ? dave : alice}/history?chain=devnet&limit=10`;
+    // Each of the three is first run hot alike (the floor's app has just served the load above; B has not
+    // served a request since its warm-up): two seconds of 4 connections each, then 20 sequential requests.
+    for (const [u, headers] of [[a.url + path(0), auth], [bare.proxyUrl(path(0)), {}], [b.url + path(0), {}]]) await load({ url: u, headers, duration: 2, connections: 4 });
     await latency((i) => a.url + path(i), { headers: auth, n: 20 });
     await latency((i) => bare.proxyUrl(path(i)), { n: 20 });
+    await latency((i) => b.url + path(i), { n: 20 });
     const passes = { direct: [], floor: [], fronted: [] };
     for (let turn = 0; turn < 4; turn++) {
       passes.direct.push(...(await latency((i) => a.url + path(i), { headers: auth, n: 50 })).times);
