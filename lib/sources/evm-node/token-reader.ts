@@ -82,6 +82,7 @@ export function callCount(items: readonly TokenRead[]): number {
 }
 
 const NOT_HEX = /[^0-9a-fA-F]/;
+const NOT_LOWER_HEX = /[^0-9a-f]/;
 
 /**
  * The reader's answer as one outcome per call, in order (as decodeAggregate3 gives them). Throws when the
@@ -89,8 +90,11 @@ const NOT_HEX = /[^0-9a-fA-F]/;
  * there is.
  */
 export function decodeTokenRead(data: Hex, expected: number): CallOutcome[] {
-  if (typeof data !== 'string' || !data.startsWith('0x') || data.length % 2 !== 0 || NOT_HEX.test(data.slice(2))) throw new Error('the token reader answered something that is not hex bytes');
-  const hex = data.toLowerCase();
+  if (typeof data !== 'string' || !data.startsWith('0x') || data.length % 2 !== 0) throw new Error('the token reader answered something that is not hex bytes');
+  // Nodes answer lower-case hex: checked (0.2 ms for 500 tokens) rather than lower-cased (1.3 ms).
+  const lower = !NOT_LOWER_HEX.test(data.slice(2));
+  if (!lower && NOT_HEX.test(data.slice(2))) throw new Error('the token reader answered something that is not hex bytes');
+  const hex = lower ? data : data.toLowerCase();
   const end = hex.length;
   const out: CallOutcome[] = [];
   let p = 2;

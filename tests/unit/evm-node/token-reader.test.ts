@@ -77,6 +77,17 @@ describe('token reader codec', () => {
     );
   });
 
+  it('reads an answer in any mix of letter cases as the lower-case one', () => {
+    fc.assert(
+      fc.property(fc.array(answer, { minLength: 1, maxLength: 20 }), fc.array(fc.boolean(), { minLength: 1 }), (results, upper) => {
+        const lower = readerAnswer(results);
+        const mixed = `0x${[...lower.slice(2)].map((c, i) => (upper[i % upper.length] ? c.toUpperCase() : c)).join('')}` as Hex;
+        expect(decodeTokenRead(mixed, results.length)).toEqual(decodeTokenRead(lower, results.length));
+      }),
+    );
+    expect(() => decodeTokenRead('0x01000000010G' as Hex, 1)).toThrow(); // not hex, whatever the case
+  });
+
   it('refuses an answer with another number of results, a cut one, or one that is not its format', () => {
     fc.assert(
       fc.property(fc.array(answer, { minLength: 1, maxLength: 10 }), fc.integer({ min: 0, max: 20 }), (results, n) => {
