@@ -159,6 +159,16 @@ async function floor(rpc, wallet, tokens, code) {
   return pct(rounds.map((r) => r.logsMs), 50) + pct(rounds.map((r) => r.callMs), 50);
 }
 
+/** The rows of the pages after `first` of a wallet's tokens answer, by cursor (`urlFor(wallet, query)`). */
+async function laterRows(urlFor, w, first) {
+  const rows = [];
+  for (let p = first; p.cursor; ) {
+    p = (await timed(urlFor(w, `&cursor=${encodeURIComponent(p.cursor)}`))).body;
+    rows.push(...p.result);
+  }
+  return rows;
+}
+
 async function timed(url) {
   const t0 = performance.now();
   const res = await fetch(url);
@@ -201,11 +211,7 @@ export async function benchHoldings({ log = console.log } = {}) {
     const coldNodeMs = relay.busy() - busy0;
 
     // Complete: every page of the answer (one block, by cursor), 500 tokens with the balances minted.
-    const rows = [...cold.body.result];
-    for (let p = cold.body; p.cursor; ) {
-      p = (await timed(tokensUrl(wallet, `&cursor=${encodeURIComponent(p.cursor)}`))).body;
-      rows.push(...p.result);
-    }
+    const rows = [...cold.body.result, ...(await laterRows(tokensUrl, wallet, cold.body))];
     const held = new Map(rows.filter((r) => !r.native_token).map((r) => [r.token_address.toLowerCase(), r.balance]));
     const wrong = tokens.filter((t) => held.get(t.address) !== t.balance.toString());
     if (held.size !== TOKENS || wrong.length > 0) throw new Error(`the answer is not complete: ${held.size} tokens, ${wrong.length} of ${TOKENS} missing or wrong`);
@@ -217,15 +223,14 @@ export async function benchHoldings({ log = console.log } = {}) {
     const knownCalls = relay.since(knownBefore);
     if (known.body.result.length !== 100) throw new Error('the second wallet answered an incomplete first page');
 
-    // Never-seen wallets of never-seen tokens, each beside a floor measured just before it. Asked of a
-    // second server that talks to the node itself, as the floor does: the counting relay above is a hop of
-    // the bench's own (each answer read whole and passed on by this process), not the node's cost. It has
-    // first answered what the first server has, so its code has run as often before the samples.
+    // Never-seen wallets of never-seen tokens, each beside a floor measured just before it, asked of a
+    // server without the relay (see the top) that has first answered what the first server has, so its
+    // code has run as often before the samples.
     direct = await startServer(await freePort(), { EVM_RPC_URL: anvil.url, DEFAULT_CHAIN: 'devnet' });
     await untilReady(direct.url);
     const directUrl = (w, q = '') => `${direct.url}/api/v2.2/wallets/${w}/tokens?chain=devnet&limit=100${q}`;
     await timed(directUrl(other));
-    for (let p = (await timed(directUrl(wallet))).body; p.cursor; ) p = (await timed(directUrl(wallet, `&cursor=${encodeURIComponent(p.cursor)}`))).body;
+    await laterRows(directUrl, wallet, (await timed(directUrl(wallet))).body);
     await timed(directUrl(second));
     const samples = [];
     for (const g of groups) {

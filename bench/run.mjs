@@ -155,11 +155,12 @@ async function benchLoad() {
 
     // Overhead of the published API over the API it fronts: the same requests straight to A, through B
     // (hosted mode, cache off), and through the floor, a bare Next.js route passing A's answer on unread.
-    // Four turns each, alternating. Warm A and the floor first so every pass sees the same upstream work.
+    // Four turns each, alternating.
     const dave = m.accounts.dave.checksumAddress;
     const path = (i) => `/api/v2.2/wallets/${i % 2 ? dave : alice}/history?chain=devnet&limit=10`;
-    // Each of the three is first run hot alike (the floor's app has just served the load above; B has not
-    // served a request since its warm-up): two seconds of 4 connections each, then 20 sequential requests.
+    // Each of the three is first run hot alike, so every pass sees the same upstream work (the floor's app has
+    // just served the load above; B has not served a request since its warm-up): two seconds of 4
+    // connections each, then 20 sequential requests.
     for (const [u, headers] of [[a.url + path(0), auth], [bare.proxyUrl(path(0)), {}], [b.url + path(0), {}]]) await load({ url: u, headers, duration: 2, connections: 4 });
     await latency((i) => a.url + path(i), { headers: auth, n: 20 });
     await latency((i) => bare.proxyUrl(path(i)), { n: 20 });

@@ -92,8 +92,9 @@ const NOT_LOWER_HEX = /[^0-9a-f]/;
 export function decodeTokenRead(data: Hex, expected: number): CallOutcome[] {
   if (typeof data !== 'string' || !data.startsWith('0x') || data.length % 2 !== 0) throw new Error('the token reader answered something that is not hex bytes');
   // Nodes answer lower-case hex: checked (0.2 ms for 500 tokens) rather than lower-cased (1.3 ms).
-  const lower = !NOT_LOWER_HEX.test(data.slice(2));
-  if (!lower && NOT_HEX.test(data.slice(2))) throw new Error('the token reader answered something that is not hex bytes');
+  const digits = data.slice(2);
+  const lower = !NOT_LOWER_HEX.test(digits);
+  if (!lower && NOT_HEX.test(digits)) throw new Error('the token reader answered something that is not hex bytes');
   const hex = lower ? data : data.toLowerCase();
   const end = hex.length;
   const out: CallOutcome[] = [];
