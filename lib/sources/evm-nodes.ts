@@ -27,7 +27,7 @@ export interface EvmNode {
   variable: string;
   host: string;
   breaker: CircuitBreaker;
-  /** Calls made in the same tick travel in one HTTP request (JSON-RPC batch). */
+  /** Calls made in the same turn of the event loop travel in one HTTP request (JSON-RPC batch). */
   batched: PublicClient;
   /** The same node without batching (rpc.ts uses it while the breaker is not closed). */
   single: PublicClient;
@@ -75,7 +75,7 @@ function handle(s: NodeState): EvmNode {
       variable: s.cfg.variable,
       host: s.host,
       breaker,
-      batched: createPublicClient({ transport: rpcTransport(s.cfg.url, breaker, { batch: { batchSize: 100, wait: 0 } }) }),
+      batched: createPublicClient({ transport: rpcTransport(s.cfg.url, breaker, { batch: { batchSize: 100 } }) }),
       single: createPublicClient({ transport: rpcTransport(s.cfg.url, breaker) }),
       wsUrl: s.cfg.wsUrl,
     };

@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createPublicClient } from 'viem';
 import { isLanternError } from '@/lib/errors';
@@ -428,5 +428,96 @@ describe("a node's answers through viem (rpcTransport)", () => {
   it("a JSON-RPC error sent with a 500 is the node's error, its words intact", async () => {
     answer = { status: 500, body: Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 0, error: { code: -32000, message: 'exécution annulée: ✗' } })) };
     await expect(ask()).rejects.toThrow('exécution annulée: ✗');
+  });
+});
+
+describe('batches to a node (rpcTransport with batch)', () => {
+  // A node on loopback that records each request's calls and answers each batch as `answerBatch` says.
+  type Call = { jsonrpc: string; id: number; method: string; params?: unknown[] };
+  let node: Server;
+  let url: string;
+  let requests: Call[][] = [];
+  const echoAll = (calls: Call[]) => calls.map((c) => ({ jsonrpc: '2.0', id: c.id, result: c.params?.[0] ?? null }));
+  let answerBatch: (calls: Call[]) => unknown = echoAll;
+  // Tests run in a shuffled order: each starts from a node that echoes and has seen nothing.
+  beforeEach(() => {
+    requests = [];
+    answerBatch = echoAll;
+  });
+  beforeAll(async () => {
+    node = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Call | Call[];
+        const calls = Array.isArray(body) ? body : [body];
+        requests.push(calls);
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answerBatch(calls)));
+      });
+    });
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    node.closeAllConnections();
+    await new Promise((r) => node.close(r));
+  });
+  const client = (batchSize = 100) => createPublicClient({ transport: rpcTransport(url, setup({ failureThreshold: 1000 }).b, { batch: { batchSize } }) });
+  const echo = (c: ReturnType<typeof client>, x: unknown, signal?: AbortSignal) =>
+    c.request({ method: 'lantern_echo' as 'eth_chainId', params: [x] as never }, signal ? { signal } : undefined) as Promise<unknown>;
+  const outcome = (p: Promise<unknown>) => p.then((v) => ({ ok: true as const, v }), (e: Error) => ({ ok: false as const, e }));
+
+  it('calls made in one turn of the event loop travel in one request, the next turn’s in another', async () => {
+    const c = client();
+    const first = await Promise.all([echo(c, 'a'), echo(c, 'b'), echo(c, 'c')]);
+    const second = await Promise.all([echo(c, 'd'), echo(c, 'e')]);
+    expect([first, second]).toEqual([['a', 'b', 'c'], ['d', 'e']]);
+    expect(requests.map((r) => r.map((x) => x.params?.[0]))).toEqual([['a', 'b', 'c'], ['d', 'e']]); // the second sent once the first was answered
+  });
+
+  it('no more than batchSize calls travel in one request', async () => {
+    const c = client(4);
+    const got = await Promise.all(Array.from({ length: 10 }, (_, i) => echo(c, i)));
+    expect(got).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(requests.map((r) => r.length).sort()).toEqual([2, 4, 4]); // in any order: each request has its own connection
+  });
+
+  it('calls given different abort signals (rpc.ts lanes) travel apart', async () => {
+    const c = client();
+    const lane = new AbortController().signal;
+    await Promise.all([echo(c, 'page'), echo(c, 'lane', lane), echo(c, 'page2'), echo(c, 'lane2', lane)]);
+    expect(requests.map((r) => r.map((x) => x.params?.[0])).sort()).toEqual([['lane', 'lane2'], ['page', 'page2']]);
+  });
+
+  it('each call gets its own answer, its own error, or a named failure, whatever order and gaps the node answers with', async () => {
+    const c = client();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ fate: fc.constantFrom('result', 'error', 'missing'), order: fc.double({ min: 0, max: 1, noNaN: true }) }), { minLength: 1, maxLength: 30 }),
+        async (plan) => {
+          answerBatch = (calls) =>
+            calls
+              .map((call, i) => ({ call, ...plan[i]! }))
+              .filter((x) => x.fate !== 'missing')
+              .sort((a, b) => a.order - b.order)
+              .map(({ call, fate }) => (fate === 'result' ? { jsonrpc: '2.0', id: call.id, result: call.params?.[0] } : { jsonrpc: '2.0', id: call.id, error: { code: -32000, message: `no ${String(call.params?.[0])}` } }));
+          const got = await Promise.all(plan.map((_, i) => outcome(echo(c, `x${i}`))));
+          got.forEach((g, i) => {
+            const fate = plan[i]!.fate;
+            if (fate === 'result') expect(g).toEqual({ ok: true, v: `x${i}` });
+            else if (fate === 'error') expect(!g.ok && g.e.message).toContain(`no x${i}`);
+            else expect(!g.ok && g.e.message).toContain('the node answered the batch without an answer to this call');
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a node refusing the whole batch with one error fails every call with that error', async () => {
+    answerBatch = () => ({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large for this node' } });
+    const c = client();
+    const got = await Promise.all([outcome(echo(c, 1)), outcome(echo(c, 2))]);
+    for (const g of got) expect(!g.ok && g.e.message).toContain('batch too large for this node');
   });
 });

@@ -85,7 +85,7 @@ export async function readHoldings(
   // has pruned the block's state says so here when there is no token to read.
   const nativeRead = nativeBalanceAt(chain, wallet, block);
   // Facts not in memory are looked up in the database once these calls have left: PGlite runs a query on
-  // the main thread, and one begun now would hold the calls' batch back (it is sent at the next timer).
+  // the main thread, and one begun now would hold the calls' batch back (it is sent at setImmediate).
   const anyAsked = items.some((item) => item.reads === WITH_FACTS);
   const wanted = candidates.map((a) => ({ address: a, hint: 'erc20' as const }));
   const [facts, all, nativeWei] = await Promise.all([

@@ -18,11 +18,12 @@ export function callNode<T>(chain: Chain, method: string, params: unknown[]): Pr
 }
 
 /**
- * Resolves once the node calls asked so far have left: calls made in one tick are batched and sent at the
- * next timer (rpc.ts), after the promise jobs of the tick that ask them and any setImmediate begun there.
+ * Resolves once the node calls asked so far have left: calls made in one turn of the event loop are
+ * batched and sent at setImmediate (lib/sources/breakers.ts), after the promise jobs of the turn that
+ * ask them; this resolves at the next turn's.
  */
 export function callsSent(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 }
 
 /**

@@ -10,7 +10,7 @@ import { CallBudget } from './call-budget';
  * The one way this source talks to an EVM node: `rpc(chainId, method, params)` asks the node of that
  * chain (lib/sources/evm-nodes.ts: one node per chain, checked against the chain it is named for), with
  * viem's public client over HTTP: a timeout, a bounded retry and JSON-RPC batching (calls made in the
- * same tick travel in one HTTP request). Every HTTP request goes through that node's breaker (a batch is
+ * same turn of the event loop travel in one HTTP request). Every HTTP request goes through that node's breaker (a batch is
  * one request, so one probe; a slow call may travel `alone`, a page's quick ones in a `lane` of their
  * own). Errors become LanternErrors that never carry the RPC URL (it often holds a provider key). The
  * chain is always an argument: nothing chooses a node implicitly.
@@ -72,20 +72,20 @@ export type Lane = 'background' | 'facts';
 const lanes = new Map<Lane, AbortSignal>();
 
 /**
- * viem keeps one batch per URL and abort signal, so a lane is a signal of its own, shared by the calls of
- * one tick. A signal given to viem replaces its timeout's (which then no longer ends the request): the
- * lane's signal is that timeout, started with the tick's first call (a tick's batch is sent at the next
- * timer), and the next tick's calls take a new one.
+ * The batched transport (breakers.ts) keeps one batch per abort signal, so a lane is a signal of its own,
+ * shared by the calls of one turn of the event loop. A signal given to viem replaces its timeout's (which
+ * then no longer ends the request): the lane's signal is that timeout, started with the turn's first
+ * call, and the next turn's calls take a new one.
  */
 function laneSignal(lane: Lane): AbortSignal {
   let signal = lanes.get(lane);
   if (!signal) {
     const s = AbortSignal.timeout(config().upstreamTimeoutMs);
     lanes.set(lane, s);
-    // Set before viem's own timer of this batch, so it runs first: the batch's calls all hold this signal.
-    setTimeout(() => {
+    // Set before the batch's own setImmediate, so it runs first: the batch's calls all hold this signal.
+    setImmediate(() => {
       if (lanes.get(lane) === s) lanes.delete(lane);
-    }, 0);
+    });
     signal = s;
   }
   return signal;
