@@ -60,7 +60,8 @@ onChainChange((chainId) => {
   for (const k of memory.keys()) if (k.startsWith(`${chainId}:`)) memory.delete(k);
   changes.set(chainId, (changes.get(chainId) ?? 0) + 1);
 });
-const inflight = new Map<string, Promise<TokenFacts>>();
+/** Tokens being read, each to the read that brings it (one read brings many: awaited once, not once a token). */
+const inflight = new Map<string, Promise<Map<string, TokenFacts>>>();
 const memKey = (chainId: number, address: string) => `${chainId}:${address}`;
 
 /**
@@ -132,17 +133,23 @@ export async function tokenFactsMany(
   const fresh = [...missing].filter(([address]) => !inflight.has(memKey(chainId, address)));
   if (fresh.length > 0) {
     const batch = answered ? factsFromAnswered(chainId, fresh, answered, seen) : readManyFromNode(chainId, fresh);
-    for (const [address] of fresh) {
-      const k = memKey(chainId, address);
-      const p = batch.then((m) => m.get(address)!);
-      inflight.set(k, p);
-      void p.catch(() => undefined).finally(() => {
-        if (inflight.get(k) === p) inflight.delete(k);
-      });
-    }
+    const keys = fresh.map(([address]) => memKey(chainId, address));
+    for (const k of keys) inflight.set(k, batch);
+    void batch.catch(() => undefined).finally(() => {
+      for (const k of keys) if (inflight.get(k) === batch) inflight.delete(k);
+    });
   }
-  const read = await Promise.all([...missing.keys()].map((address) => inflight.get(memKey(chainId, address))!));
-  for (const f of read) out.set(f.address, f);
+  const reads = new Map<Promise<Map<string, TokenFacts>>, string[]>();
+  for (const address of missing.keys()) {
+    const r = inflight.get(memKey(chainId, address))!;
+    const list = reads.get(r);
+    if (list) list.push(address);
+    else reads.set(r, [address]);
+  }
+  const got = await Promise.all(reads.keys());
+  [...reads.values()].forEach((addresses, i) => {
+    for (const address of addresses) out.set(address, got[i]!.get(address)!);
+  });
   return out;
 }
 
