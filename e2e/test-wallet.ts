@@ -47,8 +47,12 @@ export async function installTestWallet(page: Page, accounts: LocalAccount[] = [
             case 'eth_requestAccounts':
               save({ ...s, connected: true });
               return [s.address];
-            case 'eth_accounts':
+            case 'eth_accounts': {
+              // A slow extension (waking up, locked behind its own UI): the test sets `slowAccountsMs`.
+              const slow = Number(store.getItem('test-wallet-slow-accounts-ms') ?? 0);
+              if (slow > 0) await new Promise((r) => setTimeout(r, slow));
               return s.connected ? [s.address] : [];
+            }
             case 'eth_chainId':
               return '0x7a69';
             case 'personal_sign':
@@ -74,6 +78,10 @@ export async function installTestWallet(page: Page, accounts: LocalAccount[] = [
       // What the test drives, as a person would in the extension's own UI.
       w.__testWallet = {
         calls: [] as string[],
+        /** From now on (this page and the next loads), eth_accounts answers after `ms`. */
+        slowAccounts(ms: number) {
+          store.setItem('test-wallet-slow-accounts-ms', String(ms));
+        },
         switchAccount(address: string) {
           save({ ...state(), address });
           emit('accountsChanged', [address]);

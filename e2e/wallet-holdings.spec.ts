@@ -308,6 +308,34 @@ test("a token row links to that token's transfers in the history: only its rows,
   await expect.poll(async () => (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-tx-hash')!.toLowerCase()))).some((h) => !want.includes(h))).toBe(true);
 });
 
+test('a Revoke confirmed while the wallet is still reconnecting after a reload waits for it rather than saying it is not connected', async ({ page }) => {
+  const s = scenario();
+  const holder = mnemonicToAccount(MNEMONIC, { addressIndex: s.accounts.holder.index });
+  const usdc = s.contracts.usdc.address as Address;
+  const spender = freshAddress();
+  await sendSigned(holder, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 42_000000n] }));
+
+  await installTestWallet(page, [holder]);
+  await page.goto(`/wallet/${holder.address}/approvals`);
+  await signInWithTestWallet(page, holder.address);
+  const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
+  await listed(page, row);
+  // The wallet now takes 3 s to say its accounts: after the reload the page is reconnecting to it, and
+  // the Revoke is confirmed once that reconnect has asked (a person quicker than their extension).
+  await page.evaluate(() => (window as unknown as { __testWallet: { slowAccounts(ms: number): void } }).__testWallet.slowAccounts(3_000));
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __testWallet: { calls: string[] } }).__testWallet.calls.includes('eth_accounts'))).toBe(true);
+  await row.getByRole('button', { name: /^Revoke USDC allowance/ }).click();
+  await row.getByRole('button', { name: 'Send revoke' }).click();
+  // Until the row leaves: a revoke refused as "not connected" stops at `failed` and never leaves.
+  let state: string | null = null;
+  const stateNow = async () => ((await row.count()) === 0 ? 'gone' : await row.locator('[data-revoke]').getAttribute('data-revoke', { timeout: 1_000 }).catch(() => 'gone'));
+  await expect.poll(async () => (state = await stateNow()), { timeout: 60_000 }).toMatch(/^(gone|failed)$/);
+  expect(state, 'the revoke was refused while the wallet reconnected').toBe('gone');
+  const block = Number(await rpc<Hex>('eth_blockNumber', []));
+  expect(await read<bigint>(usdc, erc20Abi, 'allowance', [holder.address, spender], block)).toBe(0n);
+});
+
 test('revoke an ERC-1155 operator end to end: the owner sends setApprovalForAll(operator, false) and the node says it is gone', async ({ page }) => {
   const s = scenario();
   const holder = mnemonicToAccount(MNEMONIC, { addressIndex: s.accounts.holder.index });
