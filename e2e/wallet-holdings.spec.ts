@@ -196,21 +196,28 @@ test("the holder's Approvals tab lists exactly the allowances and operators the 
   await expect(page.getByText('Sign in as this wallet to revoke an approval from here.')).toBeVisible();
 });
 
-test('revoke end to end: the owner, signed in, sends approve(spender, 0) from her wallet and the row leaves the list', async ({ page }) => {
+/**
+ * The holder approves a spender of this run alone for `amount` of USDC (as any dapp would ask her to, so
+ * the test repeats), signs in on her Approvals tab with the test wallet, and finds the allowance's row.
+ */
+async function holderApprovesAndSignsIn(page: Page, amount: bigint) {
   const s = scenario();
   const holder = mnemonicToAccount(MNEMONIC, { addressIndex: s.accounts.holder.index });
   expect(holder.address).toBe(s.accounts.holder.checksumAddress);
   const usdc = s.contracts.usdc.address as Address;
-  // A spender of this run alone, approved from here (as any dapp would ask her to), so the test repeats.
   const spender = freshAddress();
-  await sendSigned(holder, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 1234_500000n] }));
+  await sendSigned(holder, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, amount] }));
 
   await installTestWallet(page, [holder]);
   await page.goto(`/wallet/${holder.address}/approvals`);
   await signInWithTestWallet(page, holder.address);
-
   const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
   await listed(page, row);
+  return { holder, usdc, spender, row };
+}
+
+test('revoke end to end: the owner, signed in, sends approve(spender, 0) from her wallet and the row leaves the list', async ({ page }) => {
+  const { holder, usdc, spender, row } = await holderApprovesAndSignsIn(page, 1234_500000n);
   await expect(row.locator('[data-role="allowance"]')).toHaveText('1,234.5 USDC');
   await row.getByRole('button', { name: /^Revoke/ }).click();
   await expect(row.getByRole('group', { name: 'Confirm revoke' })).toContainText(`approve(${spender}, 0)`);
@@ -309,17 +316,7 @@ test("a token row links to that token's transfers in the history: only its rows,
 });
 
 test('a Revoke confirmed while the wallet is still reconnecting after a reload waits for it rather than saying it is not connected', async ({ page }) => {
-  const s = scenario();
-  const holder = mnemonicToAccount(MNEMONIC, { addressIndex: s.accounts.holder.index });
-  const usdc = s.contracts.usdc.address as Address;
-  const spender = freshAddress();
-  await sendSigned(holder, usdc, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [spender, 42_000000n] }));
-
-  await installTestWallet(page, [holder]);
-  await page.goto(`/wallet/${holder.address}/approvals`);
-  await signInWithTestWallet(page, holder.address);
-  const row = page.locator(`li[data-approval="erc20"][data-spender="${spender}"]`);
-  await listed(page, row);
+  const { holder, usdc, spender, row } = await holderApprovesAndSignsIn(page, 42_000000n);
   // The wallet now takes 3 s to say its accounts: after the reload the page is reconnecting to it, and
   // the Revoke is confirmed once that reconnect has asked (a person quicker than their extension).
   await page.evaluate(() => (window as unknown as { __testWallet: { slowAccounts(ms: number): void } }).__testWallet.slowAccounts(3_000));
