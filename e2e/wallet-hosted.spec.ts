@@ -264,8 +264,9 @@ test('the theme toggle is remembered and applied before paint', async ({ page })
   await toggle.click();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await page.goto(url(`/wallet/${cs(W.plain)}`), { waitUntil: 'commit' });
-  // Set by the inline script before any stylesheet or React runs.
-  await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+  // Set by the inline script before any stylesheet or React runs. Just after the commit the new document
+  // may have no <html> element yet: keep polling rather than fail on null.
+  await page.waitForFunction(() => document.documentElement?.classList.contains('dark'));
   await toggle.click();
   await expect(page.locator('html')).not.toHaveClass(/\b(dark|light)\b/);
 });
