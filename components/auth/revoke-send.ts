@@ -34,14 +34,17 @@ const SETTLE_MS = 10_000;
  * its wallet (the provider does it on mount), and wagmi's `reconnect` returns at once while another runs:
  * a Revoke confirmed in that moment would be refused as "not connected" though the wallet is.
  */
-async function settledConnection(config: ReturnType<typeof walletConfig>): Promise<ReturnType<typeof getConnection>> {
-  const settled = (c: ReturnType<typeof getConnection>) => c.status !== 'reconnecting' && c.status !== 'connecting';
+type Connection = ReturnType<typeof getConnection>;
+const settled = (c: Connection) => c.status !== 'reconnecting' && c.status !== 'connecting';
+
+async function settledConnection(config: ReturnType<typeof walletConfig>): Promise<Connection> {
   if (getConnection(config).status === 'disconnected') await reconnect(config);
-  if (settled(getConnection(config))) return getConnection(config);
+  const now = getConnection(config);
+  if (settled(now)) return now;
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(getConnection(config)), SETTLE_MS);
     const stop = watchConnection(config, { onChange: (c) => settled(c) && done(c) });
-    function done(c: ReturnType<typeof getConnection>) {
+    function done(c: Connection) {
       clearTimeout(timer);
       stop();
       resolve(c);
