@@ -26,6 +26,9 @@ export async function sendRevoke(options: WalletOptions, r: RevokeRequest): Prom
     : writeContract(config, { ...base, abi: erc721Abi, functionName: 'setApprovalForAll', args: [r.spender as Address, false] });
 }
 
+type Connection = ReturnType<typeof getConnection>;
+const settled = (c: Connection) => c.status !== 'reconnecting' && c.status !== 'connecting';
+
 /** How long a reconnect already in progress is waited for before the wallet counts as not connected. */
 const SETTLE_MS = 10_000;
 
@@ -34,9 +37,6 @@ const SETTLE_MS = 10_000;
  * its wallet (the provider does it on mount), and wagmi's `reconnect` returns at once while another runs:
  * a Revoke confirmed in that moment would be refused as "not connected" though the wallet is.
  */
-type Connection = ReturnType<typeof getConnection>;
-const settled = (c: Connection) => c.status !== 'reconnecting' && c.status !== 'connecting';
-
 async function settledConnection(config: ReturnType<typeof walletConfig>): Promise<Connection> {
   if (getConnection(config).status === 'disconnected') await reconnect(config);
   const now = getConnection(config);
