@@ -384,4 +384,27 @@ describe('a chain Lantern did not write (OpenZeppelin tokens, approvals and oper
     }
     expect(approvals).toBeGreaterThan(0);
   });
+
+  it('a never-seen wallet asked its tokens first still counts every transfer after: the NFT logs its answer did not wait for are kept', async () => {
+    // A tokens answer reads only the logs ERC-20 balances need before it is sent; the ERC-1155
+    // recipient's are read after it, and kept with the rest, so the stats read from the index find them.
+    // A Lantern of its own, so every wallet is never-seen whichever test of this chain ran first.
+    const fresh = await startLantern({ EVM_RPC_URL: chain.url, EVM_REORG_DEPTH: '2', EVM_HEAD_TTL_MS: '0' });
+    try {
+      const oracle = oracleOn(chain.rpc);
+      let nft = 0;
+      for (const w of chain.wallets.map((a) => a.toLowerCase())) {
+        const { status } = await get(fresh, `/api/v2.2/wallets/${w}/tokens?limit=1`);
+        expect(status).toBe(200);
+        const stats = await get(fresh, `/api/v2.2/wallets/${w}/stats`);
+        expect(stats.status, JSON.stringify(stats.body)).toBe(200);
+        const counts = await oracle.transferCounts(w, Number(await chain.rpc.call('eth_blockNumber')));
+        expect(walletStatsSchema.parse(stats.body), w).toMatchObject({ nft_transfers: { total: String(counts.nft) }, token_transfers: { total: String(counts.token) } });
+        nft += counts.nft;
+      }
+      expect(nft).toBeGreaterThan(0);
+    } finally {
+      await fresh.stop();
+    }
+  }, 120_000);
 });

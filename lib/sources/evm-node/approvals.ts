@@ -42,7 +42,7 @@ export interface CurrentApprovals {
 export async function readApprovals(chain: Chain, address: string, atBlock?: number): Promise<CurrentApprovals> {
   await assertChain(chain);
   const owner = address.toLowerCase();
-  const at = await walletLogs(chain, owner, { early: true });
+  const at = await walletLogs(chain, owner, { early: ['approval', 'operator'] });
   const block = Math.min(atBlock ?? at.head, at.head);
   const logs = [...(await keptLogs(chain, owner, at, ['approval', 'operator'], Math.min(block, at.final))), ...at.tail.filter((l) => (l.kind === 'approval' || l.kind === 'operator') && l.block <= block)];
   const allowances = latestPerPair(logs.filter((l) => l.kind === 'approval'));

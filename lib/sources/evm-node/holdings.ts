@@ -54,7 +54,7 @@ export async function readHoldings(
   await assertChain(chain);
   prepareMulticall(chain);
   const wallet = address.toLowerCase();
-  const at = await walletLogs(chain, wallet, { early: true });
+  const at = await walletLogs(chain, wallet, { early: ['erc20'] });
   const block = opts.atBlock ?? Math.min(opts.toBlock ?? at.head, at.head);
   // Named tokens are read whatever the logs say; otherwise every token whose Transfer logs name the wallet.
   const named = [...new Set(opts.tokenAddresses.map((a) => a.toLowerCase()))].sort();

@@ -39,17 +39,23 @@ export interface WalletLog {
 }
 
 /**
- * The filters that find every log a WalletLog is made of: `wallet` as topic 1, 2 or 3 as each event places
- * it. One filter per topic position, so the node scans the chain three times, not once per event and side.
+ * The filters that find every log a WalletLog of `kinds` is made of: `wallet` as topic 1, 2 or 3 as each
+ * event places it. One filter per topic position, so the node scans the chain at most three times, not
+ * once per event and side; fewer when the kinds asked need fewer (an ERC-20 balance never needs the
+ * ERC-1155 recipient's scan).
  */
-export function walletLogFilters(wallet: string): (Hex | Hex[] | null)[][] {
+export function walletLogFilters(wallet: string, kinds: readonly WalletLogKind[] = ALL_KINDS): (Hex | Hex[] | null)[][] {
   const a = addressTopic(wallet);
-  return [
-    [[TOPIC_TRANSFER, TOPIC_APPROVAL, TOPIC_APPROVAL_FOR_ALL], a], // sender of a Transfer, owner of an approval
-    [[TOPIC_TRANSFER, TOPIC_SINGLE, TOPIC_BATCH], null, a], // recipient of a Transfer (ERC-20 and ERC-721), ERC-1155 sender
-    [[TOPIC_SINGLE, TOPIC_BATCH], null, null, a], // ERC-1155 recipient
+  const filters: (Hex | Hex[] | null)[][] = [
+    [[TOPIC_TRANSFER, TOPIC_APPROVAL, TOPIC_APPROVAL_FOR_ALL], a], // sender of a Transfer, owner of an approval: every kind
   ];
+  // Recipient of a Transfer (ERC-20 and ERC-721), ERC-1155 sender.
+  if (kinds.includes('erc20') || kinds.includes('nft')) filters.push([[TOPIC_TRANSFER, TOPIC_SINGLE, TOPIC_BATCH], null, a]);
+  if (kinds.includes('nft')) filters.push([[TOPIC_SINGLE, TOPIC_BATCH], null, null, a]); // ERC-1155 recipient
+  return filters;
 }
+
+const ALL_KINDS: readonly WalletLogKind[] = ['erc20', 'nft', 'approval', 'operator'];
 
 const word = (data: Hex, i: number): bigint | null => (data.length >= 2 + (i + 1) * 64 ? BigInt(`0x${data.slice(2 + i * 64, 2 + (i + 1) * 64)}`) : null);
 
@@ -99,8 +105,9 @@ export interface WalletLogsAt {
   /** Logs of blocks final+1..head, read now. */
   tail: WalletLog[];
   /**
-   * Every kept log of blocks 1..final, when this call read them all just now (a never-seen wallet, asked
-   * `early`) and they may still be on their way into the index; null otherwise (read them from the index).
+   * Every kept log of blocks 1..final of the kinds asked `early`, when this call read them all just now (a
+   * never-seen wallet) and they may still be on their way into the index; null otherwise (read them from
+   * the index). `tail` then holds only those kinds too.
    */
   whole: WalletLog[] | null;
 }
@@ -108,11 +115,14 @@ export interface WalletLogsAt {
 /**
  * Reads what the index does not hold yet of blocks 1..final (one read per wallet at a time in this
  * process; writers on other instances are serialised by the scope's lock, and a row read twice is kept
- * once), then the unfinal tail. `early`: a never-seen wallet's logs, all read in one go, are handed back
- * (`whole`) while they are being kept, so the answer does not wait for the write; the readers below take
- * them from `whole` rather than the index. A later call for the wallet waits for that write.
+ * once), then the unfinal tail. `early`, the kinds the caller reads: a never-seen wallet's logs of those
+ * kinds, all read in one go, are handed back (`whole`) while they are being kept, so the answer does not
+ * wait for the write; the readers below take them from `whole` rather than the index. The filters only
+ * other kinds need are read once the answer is sent (the node would otherwise scan the chain for them
+ * before the reads the answer waits for), and everything is kept together. A later call for the wallet
+ * waits for that write.
  */
-export async function walletLogs(chain: Chain, wallet: string, opts: { early?: boolean } = {}): Promise<WalletLogsAt> {
+export async function walletLogs(chain: Chain, wallet: string, opts: { early?: readonly WalletLogKind[] } = {}): Promise<WalletLogsAt> {
   const { head, final, epoch } = await headOf(chain);
   // Queued behind the wallet's read in progress: it usually reads what this one needs, and what is left
   // (blocks that became final since) is read after it, from the spans as they are then.
@@ -121,7 +131,7 @@ export async function walletLogs(chain: Chain, wallet: string, opts: { early?: b
   startHeldWrites(heldLogs(key));
   let handBack: ((read: EarlyRead) => void) | undefined;
   const early = opts.early ? new Promise<EarlyRead>((resolve) => (handBack = resolve)) : undefined;
-  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head, handBack));
+  const run = (reading.get(key) ?? Promise.resolve()).catch(() => undefined).then(() => catchUp(chain, wallet, final, epoch, head, handBack && { kinds: opts.early!, handBack }));
   reading.set(key, run);
   void run.catch(() => undefined).finally(() => {
     if (reading.get(key) === run) reading.delete(key);
@@ -141,11 +151,34 @@ export async function walletLogs(chain: Chain, wallet: string, opts: { early?: b
 
 type EarlyRead = { whole: WalletLog[]; tail: WalletLog[] };
 
-async function readLogs(chain: Chain, wallet: string, from: number, to: number): Promise<WalletLog[]> {
-  if (from > to) return [];
-  const logs = await logsOf(chain, walletLogFilters(wallet), from, to);
+async function readLogs(chain: Chain, wallet: string, from: number, to: number, filters = walletLogFilters(wallet)): Promise<WalletLog[]> {
+  if (from > to || filters.length === 0) return [];
+  const logs = await logsOf(chain, filters, from, to);
   return logs.map((l) => classifyLog(l, wallet)).filter((x): x is WalletLog => x !== null);
 }
+
+/**
+ * An early read (walletLogs): the logs of `kinds` are handed back as soon as the filters they need have
+ * answered; those of the other filters are read once the answer is sent (or another read of the wallet
+ * comes), and all of them are returned, each log once (a log two filters find, such as an ERC-1155
+ * transfer from the wallet to itself, is kept once).
+ */
+async function readEarly(chain: Chain, wallet: string, from: number, to: number, final: number, early: EarlyAsk): Promise<WalletLog[]> {
+  const first = walletLogFilters(wallet, early.kinds);
+  const later = walletLogFilters(wallet).slice(first.length); // the kinds' filters are always the first ones
+  const read = await readLogs(chain, wallet, from, to, first);
+  const wanted = (l: WalletLog) => early.kinds.includes(l.kind);
+  // Kept once the answer is sent, or sooner if another read of the wallet comes (walletLogs).
+  const kept = answerFirst(heldLogs(`${chain.id}:${wallet}`));
+  early.handBack({ whole: read.filter((r) => r.block <= final && wanted(r)), tail: read.filter((r) => r.block > final && wanted(r)) });
+  await kept;
+  if (later.length === 0) return read;
+  const all = new Map(read.map((l) => [`${l.tx}:${l.logIndex}`, l]));
+  for (const l of await readLogs(chain, wallet, from, to, later)) all.set(`${l.tx}:${l.logIndex}`, l);
+  return [...all.values()].sort((a, b) => a.block - b.block || a.logIndex - b.logIndex);
+}
+
+type EarlyAsk = { kinds: readonly WalletLogKind[]; handBack: (read: EarlyRead) => void };
 
 /** Blocks read and committed at a time, so a long chain's first read keeps its progress as it goes. */
 const COMMIT_SPAN = 500_000;
@@ -155,7 +188,7 @@ const COMMIT_SPAN = 500_000;
  * `head`: its logs after `final` are not kept but returned (the unfinal tail); null when no read ended
  * at `final` (the tail is then the caller's to read).
  */
-async function catchUp(chain: Chain, wallet: string, final: number, epoch: number, head: number, handBack?: (read: EarlyRead) => void): Promise<WalletLog[] | null> {
+async function catchUp(chain: Chain, wallet: string, final: number, epoch: number, head: number, early?: EarlyAsk): Promise<WalletLog[] | null> {
   if (final < 1) return null;
   const d = await db();
   const spans = await loadSpans(d, chain.id, scope(wallet));
@@ -163,17 +196,13 @@ async function catchUp(chain: Chain, wallet: string, final: number, epoch: numbe
     Array.from({ length: Math.ceil((g.hi - g.lo + 1) / COMMIT_SPAN) }, (_, i) => ({ lo: g.lo + i * COMMIT_SPAN, hi: Math.min(g.hi, g.lo + (i + 1) * COMMIT_SPAN - 1) })),
   );
   let tail: WalletLog[] | null = null;
+  // Nothing kept before and all of 1..final read in one go: the caller may answer from it before the write.
+  const answerEarly = spans.length === 0 && todo.length === 1 ? early : undefined;
   for (const gap of todo) {
-    const read = await readLogs(chain, wallet, gap.lo, gap.hi === final ? head : gap.hi);
+    const to = gap.hi === final ? head : gap.hi;
+    const read = answerEarly ? await readEarly(chain, wallet, gap.lo, to, final, answerEarly) : await readLogs(chain, wallet, gap.lo, to);
     const rows = gap.hi === final ? read.filter((r) => r.block <= final) : read;
     if (gap.hi === final) tail = read.filter((r) => r.block > final);
-    // Nothing kept before and all of 1..final read in this one go: the caller may answer from it now.
-    if (spans.length === 0 && todo.length === 1 && handBack) {
-      // Kept once the answer is sent, or sooner if another read of the wallet comes (walletLogs).
-      const kept = answerFirst(heldLogs(`${chain.id}:${wallet}`));
-      handBack({ whole: rows, tail: tail! });
-      await kept;
-    }
     await d.transaction(async (tx) => {
       await assertEpoch(tx, chain.id, epoch);
       await lockScope(tx, chain.id, scope(wallet));

@@ -22,7 +22,7 @@ export async function nodeWalletStats(address: string, chain: Chain): Promise<Wa
   const [nfts, transactions, transfers] = await Promise.all([
     nodeNftCounts(chain, wallet, WAIT_MS),
     walletTransactionCount(chain.id, wallet, WAIT_MS),
-    walletLogs(chain, wallet, { early: true }).then((at) => transferCounts(chain, wallet, at)),
+    walletLogs(chain, wallet, { early: ['erc20', 'nft'] }).then((at) => transferCounts(chain, wallet, at)),
   ]);
   if (nfts === null || transactions === null) {
     throw new LanternError(503, 'upstream_unavailable', "Lantern is still reading this wallet's history from the EVM node; ask again in a few seconds.", {
