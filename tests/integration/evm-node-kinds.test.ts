@@ -70,14 +70,15 @@ beforeAll(async () => {
   await Promise.all(Object.values(kinds).map(async (k) => (k.lantern = await startLantern({ EVM_RPC_URL: k.proxy.url, EVM_REORG_DEPTH: String(REORG_DEPTH) }))));
 }, 300_000);
 
-/** The most transfer logs one of Lantern's four filters (an address as sender or recipient) can match in a single block. */
+/** The most transfer logs one of Lantern's filters (one per topic position an address takes as sender or recipient) can match in a single block. */
 async function busiestBlock(): Promise<number> {
   const logs = (await chain.rpc.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])) as { blockNumber: string; topics: string[] }[];
   const counts = new Map<string, number>();
   const count = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
   for (const l of logs) {
     const [t0, t1, t2, t3] = l.topics;
-    const sides = t0 === TRANSFER ? [`from:${t1}`, `to:${t2}`] : t0 === SINGLE || t0 === BATCH ? [`1155from:${t2}`, `1155to:${t3}`] : [];
+    // Keyed by topic position: Transfer's recipient and ERC-1155's sender (both topic 2) share a filter.
+    const sides = t0 === TRANSFER ? [`1:${t1}`, `2:${t2}`] : t0 === SINGLE || t0 === BATCH ? [`2:${t2}`, `3:${t3}`] : [];
     // The zero address (mints, burns) is no wallet Lantern is asked about.
     for (const side of sides) if (!side.endsWith('0'.repeat(40))) count(`${l.blockNumber}:${side}`);
   }
@@ -215,14 +216,14 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
   it('a provider refusing eth_getLogs over 2,000 blocks or 10,000 results (Infura wording): complete, ranges split', async () => {
     const k = kinds.infura;
     await checkAll(k, (w) => facts.filter((t) => t.parties.has(w)));
-    // Once the node named its limit, every later query keeps to it: the first wallet's four filters were the only refusals.
-    expect(k.proxy.logRefusals).toEqual({ range: 4, results: 0 });
+    // Once the node named its limit, every later query keeps to it: the first wallet's three filters (one per topic position) were the only refusals.
+    expect(k.proxy.logRefusals).toEqual({ range: 3, results: 0 });
     const spans = k.proxy.calls.filter((c) => c.method === 'eth_getLogs' && /^0x/.test(String((c.params[0] as { toBlock?: string }).toBlock)));
     const wide = spans.filter((c) => {
       const f = c.params[0] as { fromBlock: string; toBlock: string };
       return Number(f.toBlock) - Number(f.fromBlock) + 1 > INFURA.maxBlocks;
     });
-    expect(wide.length).toBe(4);
+    expect(wide.length).toBe(3);
     const h = await (await fetch(`${k.lantern!.url}/api/health`)).json();
     expect(h.evm_history.devnet.complete).toBe(true);
     console.log(`[node kinds] ${k.name}: ${callCounts(k.proxy)}; refused ${JSON.stringify(k.proxy.logRefusals)}`);
@@ -231,9 +232,9 @@ describe('node kinds: each wallet history equals what the node lets Lantern see'
   it('a provider refusing by result count too (Alchemy wording, its suggested range): complete, no 5xx', async () => {
     const k = kinds.alchemy;
     await checkAll(k, (w) => facts.filter((t) => t.parties.has(w)));
-    // Beyond the first wallet's four range refusals, windows with more logs than the cap were refused and split.
+    // Beyond the first wallet's three range refusals, windows with more logs than the cap were refused and split.
     expect(ALCHEMY.maxResults).toBeLessThan(50);
-    expect(k.proxy.logRefusals.range).toBe(4);
+    expect(k.proxy.logRefusals.range).toBe(3);
     expect(k.proxy.logRefusals.results).toBeGreaterThan(0);
     console.log(`[node kinds] ${k.name}: ${callCounts(k.proxy)}; refused ${JSON.stringify(k.proxy.logRefusals)}`);
   }, 600_000);

@@ -74,17 +74,18 @@ export function parseTransferLog(log: Pick<RawLog, 'address' | 'topics' | 'data'
 }
 
 /**
- * The four filters that find every transfer log touching `address`: Transfer (ERC-20 and ERC-721)
- * with the address as sender or recipient, TransferSingle/TransferBatch likewise (their sender and
- * recipient are topics 2 and 3; topic 1 is the operator).
+ * The filters that find every transfer log touching `address`: Transfer (ERC-20 and ERC-721) with the
+ * address as sender (topic 1) or recipient (topic 2), TransferSingle/TransferBatch likewise (their sender
+ * and recipient are topics 2 and 3; topic 1 is the operator). One filter per topic position: a node scans
+ * the range once per filter (anvil ~30 ms a filter over 61,000 transactions), so Transfer's recipient and
+ * ERC-1155's sender, both topic 2, share one.
  */
 export function transferFilters(address: string): (Hex | Hex[] | null)[][] {
   const a = addressTopic(address);
   const both: Hex[] = [TOPIC_SINGLE, TOPIC_BATCH];
   return [
     [TOPIC_TRANSFER, a],
-    [TOPIC_TRANSFER, null, a],
-    [both, null, a],
+    [[TOPIC_TRANSFER, ...both], null, a],
     [both, null, null, a],
   ];
 }

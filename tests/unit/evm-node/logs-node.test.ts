@@ -43,7 +43,7 @@ describe('getLogsRange', NODE_TIMEOUT, () => {
       const logs = await getLogsRange(c.chainId, transferFilters(WALLET), 0, 20);
       expect(summary(logs)).toEqual(['3:0', '5:1', '9:0']);
       expect(ranges(c)).toEqual(['0-20']);
-      expect(c.count('eth_getLogs')).toBe(4);
+      expect(c.count('eth_getLogs')).toBe(3); // one scan per topic position the wallet can take
       // A range inside: the ends are inclusive.
       expect(summary(await getLogsRange(c.chainId, transferFilters(WALLET), 5, 9))).toEqual(['5:1', '9:0']);
       expect(summary(await getLogsRange(c.chainId, transferFilters(WALLET), 6, 8))).toEqual([]);

@@ -82,16 +82,22 @@ describe('topics of an address', () => {
     expect(ZERO_TOPIC).toBe(`0x${'00'.repeat(32)}`);
   });
 
-  it("transferFilters: Transfer with the address as sender or recipient, ERC-1155's single and batch likewise (topics 2 and 3)", () => {
-    const single = (encodeEventTopics({ abi, eventName: 'TransferSingle' }) as Hex[])[0]!;
-    const batch = (encodeEventTopics({ abi, eventName: 'TransferBatch' }) as Hex[])[0]!;
-    const a = erc20Topics[1]!;
-    expect(transferFilters(ALICE)).toEqual([
-      [erc20Topics[0], a],
-      [erc20Topics[0], null, a],
-      [[single, batch], null, a],
-      [[single, batch], null, null, a],
-    ]);
+  it("transferFilters: one filter per topic position, and every transfer naming the address in any standard matches one; none of another's", () => {
+    const topicsOf = (eventName: 'Transfer' | 'Transfer721' | 'TransferSingle' | 'TransferBatch', from: string, to: string): Hex[] => {
+      if (eventName === 'Transfer') return encodeEventTopics({ abi, eventName, args: { from: from as Hex, to: to as Hex } }) as Hex[];
+      if (eventName === 'Transfer721') return [erc20Topics[0]!, ...(encodeEventTopics({ abi, eventName, args: { from: from as Hex, to: to as Hex, tokenId: 1n } }) as Hex[]).slice(1)];
+      return encodeEventTopics({ abi, eventName, args: { operator: OPERATOR, from: from as Hex, to: to as Hex } }) as Hex[];
+    };
+    // eth_getLogs' matching: a position null matches anything, a list any of its values.
+    const matches = (f: (Hex | Hex[] | null)[], topics: Hex[]) => f.length <= topics.length && f.every((want, i) => want === null || (Array.isArray(want) ? want.includes(topics[i]!) : want === topics[i]));
+    const filters = transferFilters(ALICE);
+    expect(filters.map((f) => f.length)).toEqual([2, 3, 4]);
+    for (const event of ['Transfer', 'Transfer721', 'TransferSingle', 'TransferBatch'] as const) {
+      for (const [from, to] of [[ALICE, BOB], [BOB, ALICE], [ALICE, ALICE]]) {
+        expect(filters.some((f) => matches(f, topicsOf(event, from!, to!))), `${event} ${from} -> ${to}`).toBe(true);
+      }
+      expect(filters.some((f) => matches(f, topicsOf(event, BOB, OPERATOR))), `${event} not naming her`).toBe(false);
+    }
   });
 });
 
