@@ -41,6 +41,9 @@ if (Number(process.env.LANTERN_TEST_CLOCK_OFFSET_MS)) {
   console.warn(`LANTERN_TEST_CLOCK_OFFSET_MS is set: this server's clock runs ${process.env.LANTERN_TEST_CLOCK_OFFSET_MS} ms ahead of the wall clock (tests only).`);
 }
 const handle = app.getRequestHandler();
+// Whole answers of the API's cached GETs, kept by the route handlers (lib/api/answer-cache.ts, which says
+// when they hold) and sent from here again without asking Next. Set before any request: only `npm start` keeps them.
+const answers = (globalThis[Symbol.for('lantern.answers')] = { entries: new Map(), bytes: 0 });
 await app.prepare();
 // One request goes through before listening: it runs start-up's checks (a refused configuration or EVM
 // node stops the server here, never after it listened; the database opens behind the listening server). The warm-up of every route
@@ -73,6 +76,10 @@ const server = createGuardedServer((req, res) => {
   const peer = req.socket.remoteAddress ?? 'unknown';
   const sent = req.headers['x-forwarded-for'];
   req.headers['x-forwarded-for'] = sent ? `${Array.isArray(sent) ? sent.join(', ') : sent}, ${peer}` : peer;
+  if (req.method === 'GET') {
+    const kept = answers.entries.get(req.url);
+    if (kept !== undefined && kept.serve(req, res)) return;
+  }
   if (isActionRequest(req)) {
     guardAction(req, res, publicOrigins, (replayed) => handle(replayed, res), actionIds).catch((e) => {
       console.error('server action guard failed', e);

@@ -7,6 +7,7 @@ import { config } from '@/lib/config';
 import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
+import { rememberAnswer } from './answer-cache';
 import { isLedgerPath, ledgerErrorBody } from './ledger-errors';
 import { WARM_UP_FLAG } from '@/lib/warm-up-flag.mjs';
 
@@ -34,6 +35,7 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
       if (!opts.open) requireApiAccess(req);
       const out = await fn(req, await ctx.params);
       res = out instanceof Response ? out : Response.json(out, { status: opts.status ?? 200 });
+      rememberAnswer(req, res, opts.open === true);
     } catch (e) {
       failure = e;
       res = errorResponse(e, req, requestId);

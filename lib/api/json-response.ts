@@ -1,4 +1,5 @@
 import 'server-only';
+import { keepAnswer, type Keep } from './answer-cache';
 
 /**
  * A Response for JSON text the caches already hold. A string body is checked for lone surrogates and
@@ -30,8 +31,13 @@ export function jsonBytes(text: string): Uint8Array {
   return bytes;
 }
 
-/** A 200 (or `init.status`) whose body is `text`, sent as UTF-8 bytes with Content-Type: application/json. */
-export function jsonTextResponse(text: string, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+/**
+ * A 200 (or `init.status`) whose body is `text`, sent as UTF-8 bytes with Content-Type: application/json.
+ * `keep`: how long the same request is sure to get the same answer (lib/api/answer-cache.ts).
+ */
+export function jsonTextResponse(text: string, init: { status?: number; headers?: Record<string, string>; keep?: Keep } = {}): Response {
+  const bytes = jsonBytes(text);
   // A copy-free view: Response reads the bytes, it never writes them.
-  return new Response(jsonBytes(text) as BodyInit, { status: init.status ?? 200, headers: { 'Content-Type': 'application/json', ...init.headers } });
+  const res = new Response(bytes as BodyInit, { status: init.status ?? 200, headers: { 'Content-Type': 'application/json', ...init.headers } });
+  return keepAnswer(res, bytes, init.keep);
 }

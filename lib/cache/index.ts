@@ -28,23 +28,41 @@ export interface CacheOptions<T> {
   ttl: number | ((value: T) => number);
 }
 
+/** How long an answer made from cached values stays the same (lib/api/answer-cache.ts sends it again meanwhile). */
+export interface Keep {
+  /** Lantern's clock, ms: the end of the cache entry the answer was made from (Infinity: a committed block). */
+  until: number;
+  /** Whether the route would still reach that entry now, judged without waiting on anything. */
+  fresh: () => boolean;
+}
+
 export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Promise<T>): Promise<T> {
-  if (!config().upstreamCache) return fn();
-  const hit = memoryGet<T>(key) ?? (await redisGet<T>(key));
+  return (await cachedFor(key, opts, fn)).value;
+}
+
+/**
+ * `cached`, also saying until when (Lantern's clock, ms) the value is kept: 0 when it is not kept (a
+ * lifetime of 0, or caching off). Until then this instance hands back the same value for `key`, unless
+ * memory pressure drops it first (lib/api/answer-cache.ts keeps whole answers no longer than that).
+ */
+export async function cachedFor<T>(key: string, opts: CacheOptions<T>, fn: () => Promise<T>): Promise<{ value: T; expires: number }> {
+  if (!config().upstreamCache) return { value: await fn(), expires: 0 };
+  const m = memoryGet<T>(key);
+  if (m !== undefined) return m;
+  const hit = await redisGet<T>(key);
   if (hit !== undefined) return hit;
-  const pending = inflight.get(key) as Promise<T> | undefined;
+  const pending = inflight.get(key) as Promise<{ value: T; expires: number }> | undefined;
   if (pending) return pending;
   const p = (async () => {
     const value = await fn();
     const ttl = typeof opts.ttl === 'function' ? opts.ttl(value) : opts.ttl;
-    if (ttl > 0) await write(key, value, ttl);
-    return value;
+    return { value, expires: ttl > 0 ? await write(key, value, ttl) : 0 };
   })().finally(() => inflight.delete(key));
   inflight.set(key, p);
   return p;
 }
 
-function memoryGet<T>(key: string): T | undefined {
+function memoryGet<T>(key: string): { value: T; expires: number } | undefined {
   const m = memory.get(key);
   if (!m) return undefined;
   if (m.expires <= clock.now()) {
@@ -53,7 +71,7 @@ function memoryGet<T>(key: string): T | undefined {
   }
   memory.delete(key); // refresh its place: the map's order is least recently used first
   memory.set(key, m);
-  return m.value as T;
+  return { value: m.value as T, expires: m.expires };
 }
 
 /**
@@ -62,7 +80,7 @@ function memoryGet<T>(key: string): T | undefined {
  * server whose clock runs ahead sees the value expired. Redis's own expiry (EX) only frees the memory,
  * a little after the value's end.
  */
-async function redisGet<T>(key: string): Promise<T | undefined> {
+async function redisGet<T>(key: string): Promise<{ value: T; expires: number } | undefined> {
   const r = await redis();
   if (!r) return undefined;
   try {
@@ -74,7 +92,7 @@ async function redisGet<T>(key: string): Promise<T | undefined> {
     const text = stored.slice(bar + 1);
     const value = JSON.parse(text) as T;
     remember(key, value, text.length, expires);
-    return value;
+    return { value, expires };
   } catch {
     return undefined; // Redis down: behave as a miss
   }
@@ -83,12 +101,12 @@ async function redisGet<T>(key: string): Promise<T | undefined> {
 const REDIS_SLACK_S = 60; // Redis keeps a value this much past its end, so clocks a little apart still agree
 const FOREVER_S = 30 * 24 * 3600;
 
-async function write(key: string, value: unknown, ttl: number) {
+async function write(key: string, value: unknown, ttl: number): Promise<number> {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   const expires = Number.isFinite(ttl) ? clock.now() + ttl * 1000 : Number.POSITIVE_INFINITY;
   remember(key, value, text.length, expires);
   const r = await redis();
-  if (!r) return;
+  if (!r) return expires;
   try {
     const json = typeof value === 'string' ? JSON.stringify(value) : text;
     const stored = `${Number.isFinite(expires) ? expires : 'Infinity'}|${json}`;
@@ -96,6 +114,7 @@ async function write(key: string, value: unknown, ttl: number) {
   } catch {
     // Redis down: the in-process copy still serves this instance
   }
+  return expires;
 }
 
 function remember(key: string, value: unknown, size: number, expires: number) {

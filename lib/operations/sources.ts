@@ -1,5 +1,5 @@
 import 'server-only';
-import { sources, type SourceDescription, type SourceKind } from '@/lib/sources';
+import { sources, type EvmChainSource, type SourceDescription, type SourceKind } from '@/lib/sources';
 import { servesLocalDevnet } from './chains';
 
 export type { SourceDescription, SourceKind };
@@ -17,4 +17,13 @@ export function describeSources(): Promise<SourceDescription[]> {
 export async function sourcesInUse(): Promise<{ kind: SourceKind; devnet: boolean; nodes: boolean }> {
   const { chains } = await sources().chains();
   return { kind: sources().kind, devnet: await servesLocalDevnet(), nodes: chains.some((s) => s.source === 'node') };
+}
+
+/**
+ * Whether a chain source still reads at `mark` (what keyed a cached answer), judged without waiting: the
+ * same head, shared, checked, its node's breaker closed; for a source without marks (hosted), always.
+ */
+export function markStill(chain: EvmChainSource, mark: { head: string } | null): () => boolean {
+  if (mark === null) return () => chain.markNow() === null;
+  return () => chain.markNow()?.head === mark.head;
 }

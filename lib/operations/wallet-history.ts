@@ -1,5 +1,6 @@
 import 'server-only';
-import { cached } from '@/lib/cache';
+import { cachedFor, type Keep } from '@/lib/cache';
+import { markStill } from './sources';
 import { serializeHistoryPage, type HistoryPage, type HistoryQuery } from '@/lib/interface/history';
 import { sources } from '@/lib/sources';
 import { requestChain } from './chains';
@@ -41,28 +42,31 @@ async function plan(address: string, query: HistoryQuery) {
     return page.result.every((t) => Number(t.block_number) <= final);
   };
   const load = () => s.history.history(address, chain, query);
-  /** The page (or a value made of it, e.g. its JSON text) under the rule above. */
-  const serve = async <T>(suffix: string, make: (page: HistoryPage) => T): Promise<T> => {
-    const outer = await cached(`${base}${suffix}`, { ttl: (v: { closed: boolean }) => (v.closed ? CLOSED_TTL_S : 0) }, async () => {
+  /**
+   * The page (or a value made of it, e.g. its JSON text) under the rule above, and until when (Lantern's
+   * clock, ms; 0: not kept) this instance hands back the same value while the chain's mark holds.
+   */
+  const serve = async <T>(suffix: string, make: (page: HistoryPage) => T): Promise<{ value: T; expires: number }> => {
+    const outer = await cachedFor(`${base}${suffix}`, { ttl: (v: { closed: boolean }) => (v.closed ? CLOSED_TTL_S : 0) }, async () => {
       const openKey = mark ? `${base}@${mark.head}${suffix}` : `${base}~open${suffix}`;
       let isClosed = false;
-      const value = await cached(openKey, { ttl: mark === null ? OPEN_HOSTED_TTL_S : OPEN_NODE_TTL_S }, async () => {
+      const inner = await cachedFor(openKey, { ttl: mark === null ? OPEN_HOSTED_TTL_S : OPEN_NODE_TTL_S }, async () => {
         const page = await load();
         isClosed = await closed(page);
         return make(page);
       });
-      return { closed: isClosed, value };
+      return { closed: isClosed, value: inner.value, expires: inner.expires };
     });
-    return outer.value;
+    return { value: outer.value.value, expires: outer.expires > 0 ? outer.expires : (outer.value.expires ?? 0) };
   };
   // A first sight (the wallet page), where the source can answer before it has read internal transfers.
   const quick = s.kind === 'node' ? () => s.history.history(address, chain, query, { traces: 'later' }) : null;
-  return { serve, quick };
+  return { serve, quick, fresh: markStill(s.chain, mark) };
 }
 
 /** Wallet history from the source lib/sources picked (the hosted data API, or Lantern's own EVM node source). */
 export async function getWalletHistory(address: string, query: HistoryQuery): Promise<HistoryPage> {
-  return (await plan(address, query)).serve('', (page) => page);
+  return (await (await plan(address, query)).serve('', (page) => page)).value;
 }
 
 /**
@@ -74,7 +78,7 @@ export async function getWalletHistory(address: string, query: HistoryQuery): Pr
  */
 export async function getWalletHistoryFirstSight(address: string, query: HistoryQuery): Promise<{ page: HistoryPage; complete: boolean }> {
   const p = await plan(address, query);
-  const full = p.serve('', (page) => page).then((page) => ({ page, complete: true }));
+  const full = p.serve('', (page) => page).then(({ value: page }) => ({ page, complete: true }));
   if (!p.quick) return full;
   full.catch(() => undefined);
   const quick = p.quick().then((page) => ({ page, complete: !page.result.some((t) => (t as { internal_pending?: unknown }).internal_pending === true) }));
@@ -82,9 +86,14 @@ export async function getWalletHistoryFirstSight(address: string, query: History
   return Promise.race([full, quick.catch(() => full)]);
 }
 
-/** The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation. */
-export async function getWalletHistoryBody(address: string, query: HistoryQuery): Promise<string> {
-  return (await plan(address, query)).serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
+/**
+ * The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation.
+ * `keep`: while the same request gets the same text (lib/api/answer-cache.ts).
+ */
+export async function getWalletHistoryBody(address: string, query: HistoryQuery): Promise<{ text: string; keep: Keep }> {
+  const p = await plan(address, query);
+  const { value, expires } = await p.serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
+  return { text: value, keep: { until: expires, fresh: p.fresh } };
 }
 
 /** Which transactions wallet histories on `chain` can hold, known within `ms` (null: the source does not say). */

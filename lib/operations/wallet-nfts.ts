@@ -1,5 +1,6 @@
 import 'server-only';
-import { cached } from '@/lib/cache';
+import { cached, cachedFor, type Keep } from '@/lib/cache';
+import { markStill } from './sources';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
 import { sources } from '@/lib/sources';
@@ -16,6 +17,7 @@ async function plan(address: string, query: NftQuery) {
   return {
     key: `nfts:${s.kind}:${chain.hex}:${address}:${stableKey(query)}${at}`,
     load: () => s.nfts.nfts(address, chain, query),
+    fresh: markStill(s.chain, mark),
   };
 }
 
@@ -29,12 +31,15 @@ export async function getWalletNfts(address: string, query: NftQuery): Promise<N
   return cached(p.key, { ttl: (page: NftPage) => ttlFor(page.status) }, p.load);
 }
 
-/** The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation. */
-export async function getWalletNftsBody(address: string, query: NftQuery): Promise<string> {
+/**
+ * The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation.
+ * `keep`: while the same request gets the same text (lib/api/answer-cache.ts).
+ */
+export async function getWalletNftsBody(address: string, query: NftQuery): Promise<{ text: string; keep: Keep }> {
   const p = await plan(address, query);
-  const out = await cached(`${p.key}:body`, { ttl: (v: { status: string | null }) => ttlFor(v.status) }, async () => {
+  const out = await cachedFor(`${p.key}:body`, { ttl: (v: { status: string | null }) => ttlFor(v.status) }, async () => {
     const page = await cached(p.key, { ttl: (pg: NftPage) => ttlFor(pg.status) }, p.load);
     return { status: page.status, body: JSON.stringify(serializeNftPage(page)) };
   });
-  return out.body;
+  return { text: out.value.body, keep: { until: out.expires, fresh: p.fresh } };
 }

@@ -12,7 +12,9 @@ import { clock } from '@/lib/clock';
  */
 
 const WINDOW_MS = 60_000;
-const local = new Map<string, { count: number; resetAt: number }>();
+// On globalThis: every route bundle (and lib/api/answer-cache.ts's front) counts in one window per bucket.
+const g = globalThis as unknown as { __lanternRateLimits?: Map<string, { count: number; resetAt: number }> };
+const local = (g.__lanternRateLimits ??= new Map());
 
 export async function enforceRateLimit(headers: Headers, scope: 'api' | 'action' | 'nft-resync' | 'nft-media' = 'api', perMinute?: number): Promise<void> {
   const limit = config().rateLimitPerMinute === 0 ? 0 : (perMinute ?? config().rateLimitPerMinute);

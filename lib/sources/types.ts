@@ -33,6 +33,8 @@ export interface EvmChainSource {
    * source does not say (hosted).
    */
   mark(): Promise<{ epoch: string; head: string } | null>;
+  /** What mark() would give now if it can say without waiting on anything; undefined when it cannot. */
+  markNow(): { epoch: string; head: string } | null | undefined;
   /** Blocks this close to the head may still be replaced by a reorg; null when the source does not say. */
   reorgDepth(): number | null;
 }

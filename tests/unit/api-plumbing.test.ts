@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { issuePageToken, requireApiAccess, verifyPageToken } from '@/lib/api/access';
+import { acceptsGzip } from '@/lib/api/answer-cache';
 import { queryObject } from '@/lib/api/handler';
 import { resetConfigForTests } from '@/lib/config';
 import { isNearby, scrub } from '@/lib/sources/hosted/client';
@@ -15,6 +16,13 @@ describe('query strings', () => {
     expect(queryObject('http://x/?token_addresses=a&token_addresses=b&chain=eth')).toEqual({ token_addresses: ['a', 'b'], chain: 'eth' });
     expect(queryObject('http://x/?token_addresses[0]=a&token_addresses[1]=b')).toEqual({ token_addresses: ['a', 'b'] });
     expect(queryObject('http://x/?token_addresses[]=a')).toEqual({ token_addresses: ['a'] });
+  });
+});
+
+describe('kept answers: gzip only where the client accepts it', () => {
+  it('reads Accept-Encoding as HTTP means it (names, *, q=0 refuses)', () => {
+    for (const h of ['gzip', 'gzip, deflate, br', 'br;q=1.0, GZIP;q=0.5', '*', 'identity, *;q=0.1', 'deflate, gzip;q=0.001']) expect([h, acceptsGzip(h)]).toEqual([h, true]);
+    for (const h of [null, '', 'br', 'identity', 'gzip;q=0', 'gzip;q=0.0, *', 'x-gzip', '*;q=0', 'br, *;q=0']) expect([h, acceptsGzip(h)]).toEqual([h, false]);
   });
 });
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { db, type Queryable } from '@/lib/db';
 import { log } from '@/lib/log';
 import { evmNode, evmNodeReady } from '@/lib/sources/evm-nodes';
-import { headInfo, hexNum, noteHead, rpc, type HeadInfo } from './rpc';
+import { headInfo, hexNum, noteHead, rpc, sharedHeadNow, type HeadInfo } from './rpc';
 
 /**
  * Is each chain's node still on the chain Lantern indexed? Everything in the evm_* tables is read from blocks
@@ -131,6 +131,17 @@ function forget(chainId: number) {
 export async function chainMark(chainId: number): Promise<{ epoch: string; head: string }> {
   const { head, epoch } = await chainHead(chainId);
   return { epoch: `e${epoch}`, head: `e${epoch}@${head}` };
+}
+
+/**
+ * The mark chainMark would give now, without asking the node or the database, or undefined when it
+ * cannot say at once (no fresh shared head, one not checked yet, the node's breaker not closed).
+ */
+export function chainMarkNow(chainId: number): { epoch: string; head: string } | undefined {
+  const latest = sharedHeadNow(chainId);
+  const v = latest && st.verified.get(chainId);
+  if (!v || v.number !== latest.number || v.hash !== latest.hash) return undefined;
+  return { epoch: `e${v.epoch}`, head: `e${v.epoch}@${v.number}` };
 }
 
 /** Inside a writer's transaction: go on only while the chain is the one the writer started on. */

@@ -47,7 +47,8 @@ export class RpcMethodError extends LanternError {
  * head number this instance has read or been told (noteHead never goes below it).
  */
 interface HeadState {
-  shared?: { at: number; value: Promise<HeadInfo> };
+  /** `known`: the value, once it has come (sharedHeadNow). */
+  shared?: { at: number; value: Promise<HeadInfo>; known?: HeadInfo };
   number?: number;
 }
 const g = globalThis as unknown as { __lanternEvmHeads?: Map<number, HeadState> };
@@ -215,11 +216,30 @@ export function headInfo(chainId: number, fresh = false): Promise<HeadInfo> {
     h.number = head.number;
     return head;
   });
-  h.shared = { at: now, value };
-  value.catch(() => {
-    if (h.shared?.value === value) h.shared = undefined;
-  });
+  const shared: NonNullable<HeadState['shared']> = { at: now, value };
+  h.shared = shared;
+  value.then(
+    (head) => {
+      shared.known = head;
+    },
+    () => {
+      if (h.shared === shared) h.shared = undefined;
+    },
+  );
   return value;
+}
+
+/**
+ * The head headInfo would hand out now without asking the node, or undefined: none shared, its second
+ * over, not come yet, or the node's breaker not closed (headInfo would refuse). Never waits.
+ */
+export function sharedHeadNow(chainId: number): HeadInfo | undefined {
+  const h = heads.get(chainId);
+  const shared = h?.shared;
+  if (!shared?.known || Date.now() - shared.at > config().evmHeadTtlMs) return undefined;
+  const ready = evmNodeReady(chainId);
+  if (!ready || ready.breaker.state() !== 'closed') return undefined;
+  return shared.known;
 }
 
 /**
@@ -232,7 +252,7 @@ export function noteHead(chainId: number, head: HeadInfo, heard = false): void {
   const h = headState(chainId);
   if (heard && h.number !== undefined && head.number < h.number) return;
   h.number = head.number;
-  h.shared = { at: Date.now(), value: Promise.resolve(head) };
+  h.shared = { at: Date.now(), value: Promise.resolve(head), known: head };
 }
 
 /** Latest block number of the chain's node (see headInfo). */

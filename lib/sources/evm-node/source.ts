@@ -12,7 +12,7 @@ import { nodeWalletHistory } from './history';
 import { nodeWalletNfts } from './nfts';
 import { nodeResyncNft } from './nft-resync';
 import { historyCoverageWithin } from './capabilities';
-import { chainMark, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
+import { chainMark, chainMarkNow, checkHead, currentChain, forksSince, heardHead, removedSince } from './chain';
 import { watchNodeHeads } from './heads';
 import { headBlock, reorgDepth, rpc, type HeadInfo } from './rpc';
 import { tokenFactsMany } from './tokens';
@@ -34,7 +34,7 @@ const made = new Map<number, EvmSources>();
 function make(chain: Chain): EvmSources {
   return {
     kind: 'node',
-    chain: { head: () => headBlock(chain.id), mark: () => chainMark(chain.id), reorgDepth },
+    chain: { head: () => headBlock(chain.id), mark: () => chainMark(chain.id), markNow: () => chainMarkNow(chain.id), reorgDepth },
     history: { history: nodeWalletHistory, coverage: (ms) => historyCoverageWithin(chain.id, ms) },
     nfts: { nfts: nodeWalletNfts },
     balance: { nativeBalance: async (address, c, block) => nodeNativeBalance(address, c, block ?? (await headBlock(c.id))) },

@@ -20,7 +20,7 @@ export { hostedLedger } from './ledger';
  */
 export const hostedEvm: EvmSources = {
   kind: 'hosted',
-  chain: { head: async () => null, mark: async () => null, reorgDepth: () => null },
+  chain: { head: async () => null, mark: async () => null, markNow: () => null, reorgDepth: () => null },
   history: { history: hostedWalletHistory, coverage: async () => null },
   nfts: { nfts: hostedWalletNfts },
   balance: { nativeBalance: async (address, chain) => (await hostedNativeBalance(address, chain)).balance },

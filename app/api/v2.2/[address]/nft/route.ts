@@ -9,7 +9,8 @@ export const dynamic = 'force-dynamic';
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
   const query = parseQuery(req, nftQuerySchema);
-  return jsonTextResponse(await getWalletNftsBody(address, query));
+  const { text, keep } = await getWalletNftsBody(address, query);
+  return jsonTextResponse(text, { keep });
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -9,7 +9,8 @@ export const dynamic = 'force-dynamic';
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
   const query = parseQuery(req, historyQuerySchema);
-  return jsonTextResponse(await getWalletHistoryBody(address, query));
+  const { text, keep } = await getWalletHistoryBody(address, query);
+  return jsonTextResponse(text, { keep });
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
