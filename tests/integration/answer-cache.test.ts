@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +5,7 @@ import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
 import { rpcClient, sendMined } from '../support/rpc';
+import { testClock } from '../support/test-clock';
 
 /**
  * `npm start` sends a repeated cached GET of the published API from its front (lib/api/answer-cache.ts),
@@ -24,9 +22,8 @@ const ORIGIN = 'https://wallet.example';
 let anvil: { url: string; stop: () => Promise<void> };
 let node: LanternInstance;
 let hosted: LanternInstance;
-let clockFile: string;
-let hostedAhead = 0;
-const advanceHosted = (ms: number) => writeFileSync(clockFile, String((hostedAhead += ms)));
+let clock: ReturnType<typeof testClock> | undefined;
+const advanceHosted = (ms: number) => clock!.advance(ms);
 const anvilRpc = rpcClient(() => anvil.url);
 
 // Each request or test is its own client behind the trusted proxy hop, so the hosted Lantern's rate limit counts it alone.
@@ -73,14 +70,13 @@ beforeAll(async () => {
     TRUSTED_PROXY: '1',
     CORS_ORIGINS: ORIGIN,
   });
-  clockFile = path.join(mkdtempSync(path.join(tmpdir(), 'lantern-clock-')), 'offset-ms');
-  writeFileSync(clockFile, '0');
+  clock = testClock();
   // Open (no API_KEYS), so its rate limit counts per client only.
   hosted = await startLantern({
     DATA_API_KEY: KEY,
     DATA_API_URL: node.url,
     DEFAULT_CHAIN: 'devnet',
-    LANTERN_TEST_CLOCK_FILE: clockFile,
+    LANTERN_TEST_CLOCK_FILE: clock.file,
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_MINUTE: '5',
     TRUSTED_PROXY: '1',
@@ -90,7 +86,7 @@ afterAll(async () => {
   await hosted?.stop();
   await node?.stop();
   await anvil?.stop();
-  if (clockFile) rmSync(path.dirname(clockFile), { recursive: true, force: true });
+  clock?.remove();
 });
 
 describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {

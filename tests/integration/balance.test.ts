@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
 import { rpcClient, sendMined } from '../support/rpc';
 import { startRpcProxy, type RpcProxy } from '../support/rpc-proxy';
+import { testClock } from '../support/test-clock';
 
 /**
  * GET /api/v2.2/{address}/balance against a chain of its own (a bare anvil: this file sends
@@ -25,10 +23,9 @@ let anvil: { url: string; stop: () => Promise<void> };
 let proxy: RpcProxy;
 let node: LanternInstance;
 let hosted: LanternInstance;
-let clockFile: string;
-let hostedAhead = 0;
+let clock: ReturnType<typeof testClock> | undefined;
 /** Moves the hosted Lantern's clock forward by `ms`. */
-const advanceHosted = (ms: number) => writeFileSync(clockFile, String((hostedAhead += ms)));
+const advanceHosted = (ms: number) => clock!.advance(ms);
 
 const anvilRpc = rpcClient(() => anvil.url);
 const rpc = anvilRpc.call;
@@ -53,16 +50,15 @@ beforeAll(async () => {
   node = await startLantern({ EVM_RPC_URL: proxy.url, DEVNET_EVM_PORT: String(proxy.port), API_KEYS: UPSTREAM_KEY });
   // The hosted Lantern's clock is moved by this file (LANTERN_TEST_CLOCK_FILE): its 10 s lifetime is
   // passed by writing it, not waited for.
-  clockFile = path.join(mkdtempSync(path.join(tmpdir(), 'lantern-clock-')), 'offset-ms');
-  writeFileSync(clockFile, '0');
-  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet', LANTERN_TEST_CLOCK_FILE: clockFile });
+  clock = testClock();
+  hosted = await startLantern({ DATA_API_KEY: UPSTREAM_KEY, DATA_API_URL: node.url, DEFAULT_CHAIN: 'devnet', LANTERN_TEST_CLOCK_FILE: clock.file });
 });
 afterAll(async () => {
   await hosted?.stop();
   await node?.stop();
   await proxy?.stop();
   await anvil?.stop();
-  if (clockFile) rmSync(path.dirname(clockFile), { recursive: true, force: true });
+  clock?.remove();
 });
 
 describe('GET /api/v2.2/{address}/balance', () => {
