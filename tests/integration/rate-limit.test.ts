@@ -32,6 +32,15 @@ describe('rate limits', { timeout: 120_000 }, () => {
     expect(await res.json()).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('5 a minute') });
   });
 
+  it('count every API route in one budget per client, whichever route bundle answers', async () => {
+    const l = await instance({});
+    const nft = '/api/v2.2/0x123/nft';
+    const ledger = '/api/ledger/nosuchnetwork/blocks/by_version/1';
+    expect([...(await statuses(l.url + API, 2)), ...(await statuses(l.url + nft, 2)), ...(await statuses(l.url + ledger, 1))]).toEqual([400, 400, 400, 400, 400]);
+    expect((await fetch(l.url + nft)).status).toBe(429);
+    expect((await fetch(l.url + ledger)).status).toBe(429);
+  });
+
   it('count each client separately behind a trusted proxy', async () => {
     const l = await instance({ TRUSTED_PROXY: '1' });
     expect(await statuses(l.url + API, 6, { 'X-Forwarded-For': '198.51.100.1' })).toEqual([400, 400, 400, 400, 400, 429]);
