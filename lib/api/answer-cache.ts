@@ -13,9 +13,10 @@ import { requireApiAccess } from './access';
 export type { Keep };
 
 /**
- * Whole answers of the published API's cached GETs (history, NFTs, ledger blocks), kept where `npm start`'s
- * front (scripts/server.mjs) finds them before Next is asked: a repeat is sent from here, skipping Next's
- * routing, which is most of what a cached answer costs (issue 22: cached endpoints at >= 80% of a bare route).
+ * Whole answers of the published API's cached GETs (history, NFTs, tokens, approvals, stats, ledger
+ * blocks), kept where `npm start`'s front (scripts/server.mjs) finds them before Next is asked: a repeat is
+ * sent from here, skipping Next's routing, which is most of what a cached answer costs (issue 22: cached
+ * endpoints at >= 80% of a bare route).
  *
  * An answer is kept only while the route itself would send the same bytes: no longer than the cache entry it
  * came from (`until`, Lantern's clock), and only while `fresh()` holds (in node mode: the chain's head that

@@ -144,6 +144,36 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
     expect((await untilKept(hosted, '/history', keptBefore + 5)) - keptBefore).toBe(5);
   });
 
+  it('hold the tokens and stats answers only while the head does: the new native balance and count at the next block', async () => {
+    const ask = async (what: 'tokens' | 'stats') => {
+      const res = await get(`${node.url}/api/v2.2/wallets/${WALLET}/${what}?chain=devnet`, { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
+      expect(res.status).toBe(200);
+      return JSON.parse(res.body.toString());
+    };
+    const nativeOf = (page: { result: { native_token: boolean; balance: string }[] }) => page.result.find((r) => r.native_token)?.balance;
+    const balance = async () => BigInt(await anvilRpc.call<string>('eth_getBalance', [WALLET, 'latest'])).toString();
+    const keptBefore = keptLines(node, '/tokens');
+    expect(nativeOf(await ask('tokens'))).toBe(await balance());
+    expect(nativeOf(await ask('tokens'))).toBe(await balance());
+    const txs = (await ask('stats')).transactions.total;
+    expect((await ask('stats')).transactions.total).toBe(txs);
+    expect(await untilKept(node, '/tokens', keptBefore + 1)).toBeGreaterThan(keptBefore);
+    await sendMined(anvilRpc, { from: PAYER, to: WALLET, value: 3n });
+    const after = await balance();
+    let seen: string | undefined;
+    for (let i = 0; i < 100 && seen !== after; i++) {
+      seen = nativeOf(await ask('tokens'));
+      if (seen !== after) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(seen).toBe(after);
+    let count = txs;
+    for (let i = 0; i < 100 && count === txs; i++) {
+      count = (await ask('stats')).transactions.total;
+      if (count === txs) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Number(count)).toBe(Number(txs) + 1);
+  });
+
   it('are never older than the route’s answer: a new block in node mode, the cache lifetime in hosted mode', async () => {
     const nodeHashes = async () => {
       const res = await get(history(node.url), { 'X-API-Key': KEY, 'X-Forwarded-For': client() });

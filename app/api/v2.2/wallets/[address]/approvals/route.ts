@@ -1,14 +1,16 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
+import { jsonTextResponse } from '@/lib/api/json-response';
 import { approvalsQuerySchema } from '@/lib/interface/approvals';
 import { addressSchema } from '@/lib/interface/common';
-import { getWalletApprovalsWire } from '@/lib/operations/wallet-holdings';
+import { getWalletApprovalsBody } from '@/lib/operations/wallet-holdings';
 
 export const dynamic = 'force-dynamic';
 
 /** Who may still spend the wallet's tokens: standing ERC-20 allowances (and, in node mode, NFT operators). */
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
-  return getWalletApprovalsWire(address, parseQuery(req, approvalsQuerySchema));
+  const { text, keep } = await getWalletApprovalsBody(address, parseQuery(req, approvalsQuerySchema));
+  return jsonTextResponse(text, { keep });
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,14 +1,16 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
+import { jsonTextResponse } from '@/lib/api/json-response';
 import { addressSchema } from '@/lib/interface/common';
 import { walletStatsQuerySchema } from '@/lib/interface/wallet-stats';
-import { getWalletStats } from '@/lib/operations/wallet-holdings';
+import { getWalletStatsBody } from '@/lib/operations/wallet-holdings';
 
 export const dynamic = 'force-dynamic';
 
 /** The wallet's counts: NFTs, collections, transactions, NFT and token transfers. */
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
-  return getWalletStats(address, parseQuery(req, walletStatsQuerySchema));
+  const { text, keep } = await getWalletStatsBody(address, parseQuery(req, walletStatsQuerySchema));
+  return jsonTextResponse(text, { keep });
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
