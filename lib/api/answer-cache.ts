@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { Keep } from '@/lib/cache';
 import { clock } from '@/lib/clock';
-import { config } from '@/lib/config';
 import { isLanternError } from '@/lib/errors';
 import { log, requestLog } from '@/lib/log';
-import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
+import { requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
+import { apiHeaders, errorResponse, withApiHeaders } from './responses';
 
 export type { Keep };
 
@@ -124,16 +124,19 @@ const gzipped = new WeakMap<Uint8Array, Buffer>();
 async function respond(a: Answer, request: Request, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
   const requestId = requestIdFor(request.headers.get('x-request-id'));
-  const c = config();
-  const shared: Record<string, string> = { ...apiSecurityHeaders(c.env === 'production'), ...corsHeaders(request.headers.get('origin'), c.corsOrigins), 'X-Request-Id': requestId };
+  const shared = apiHeaders(request, requestId);
   try {
     await enforceRateLimit(request.headers);
   } catch (e) {
     if (!isLanternError(e)) throw e;
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...shared };
-    if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
-    res.writeHead(e.status, headers).end(JSON.stringify(e.toJSON()));
-    logLine(request, requestId, e.status, started);
+    // The route's own refusal (on ledger paths in the node's shape), with the API's headers.
+    const refusal = withApiHeaders(request, errorResponse(e, request, requestId), requestId);
+    const headers: Record<string, string> = {};
+    refusal.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    res.writeHead(refusal.status, headers).end(Buffer.from(await refusal.arrayBuffer()));
+    logLine(request, requestId, refusal.status, started);
     return;
   }
   const vary = shared.Vary ? `${shared.Vary}, Accept-Encoding` : 'Accept-Encoding';

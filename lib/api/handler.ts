@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { LanternError, badParameter, isLanternError } from '@/lib/errors';
 import { zodToBadParameter } from '@/lib/interface/zod-errors';
 import { log, requestLog } from '@/lib/log';
-import { config } from '@/lib/config';
-import { apiSecurityHeaders, corsHeaders, requestIdFor } from '@/lib/security/headers';
+import { requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 import { rememberAnswer } from './answer-cache';
-import { isLedgerPath, ledgerErrorBody } from './ledger-errors';
+import { CLIENT_CLOSED, errorResponse, withApiHeaders } from './responses';
 import { WARM_UP_FLAG } from '@/lib/warm-up-flag.mjs';
+
+export { errorResponse, withApiHeaders };
 
 /**
  * Plumbing shared by every route handler of the published API: access check, parameter and body
@@ -18,8 +19,6 @@ import { WARM_UP_FLAG } from '@/lib/warm-up-flag.mjs';
  */
 
 export const MAX_BODY_BYTES = 64 * 1024;
-/** The status logged for a request whose client hung up before the answer (nginx's 499; never sent). */
-const CLIENT_CLOSED = 499;
 
 type Params = Record<string, string | string[]>;
 type Handler<P extends Params> = (req: Request, params: P) => Promise<Response | unknown>;
@@ -62,33 +61,6 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     }
     return withApiHeaders(req, res, requestId);
   };
-}
-
-/** Security headers, CORS (closed unless CORS_ORIGINS names the origin) and the request id. */
-export function withApiHeaders(req: Request, res: Response, requestId = requestIdFor(req.headers.get('x-request-id'))): Response {
-  const c = config();
-  const headers = { ...apiSecurityHeaders(c.env === 'production'), ...corsHeaders(req.headers.get('origin'), c.corsOrigins), 'X-Request-Id': requestId };
-  for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-  return res;
-}
-
-export function errorResponse(e: unknown, req?: Request, requestId?: string): Response {
-  // The ledger paths answer errors in the ledger node's shape, so ledger SDKs read them as the node's.
-  const body = req && isLedgerPath(new URL(req.url).pathname) ? ledgerErrorBody : (x: LanternError) => x.toJSON();
-  if (isLanternError(e)) {
-    // An error is about this moment (a version beyond the head today is a block tomorrow): never cache it.
-    const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-    if (e.retryAfter !== undefined) headers['Retry-After'] = String(e.retryAfter);
-    return Response.json(body(e), { status: e.status, headers });
-  }
-  // The caller went away: expected, and api() logs it as the request's one line. Anything else is
-  // unexpected: the stack goes to the log, never the body.
-  if (req?.signal?.aborted) return new Response(null, { status: CLIENT_CLOSED });
-  (req ? requestLog(req, requestId) : log()).error({ err: e }, 'unhandled error in route handler');
-  return Response.json(body(new LanternError(500, 'internal_error', 'Lantern failed unexpectedly; the error has been logged.')), {
-    status: 500,
-    headers: { 'Cache-Control': 'no-store' },
-  });
 }
 
 /** Path parameters come URL-decoded from Next; validate them like any other input. */

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { KeptText } from '@/lib/cache';
 import { keepAnswer, type Keep } from './answer-cache';
 
 /**
@@ -40,4 +41,9 @@ export function jsonTextResponse(text: string, init: { status?: number; headers?
   // A copy-free view: Response reads the bytes, it never writes them.
   const res = new Response(bytes as BodyInit, { status: init.status ?? 200, headers: { 'Content-Type': 'application/json', ...init.headers } });
   return keepAnswer(res, bytes, init.keep);
+}
+
+/** An operation's answer as JSON text with how long it holds (`getWalletHistoryBody` and the like). */
+export function keptJsonResponse({ text, keep }: KeptText): Response {
+  return jsonTextResponse(text, { keep });
 }

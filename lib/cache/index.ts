@@ -36,6 +36,12 @@ export interface Keep {
   fresh: () => boolean;
 }
 
+/** An answer's JSON text and how long it stays the same. */
+export interface KeptText {
+  text: string;
+  keep: Keep;
+}
+
 export async function cached<T>(key: string, opts: CacheOptions<T>, fn: () => Promise<T>): Promise<T> {
   return (await cachedFor(key, opts, fn)).value;
 }

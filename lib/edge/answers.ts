@@ -14,7 +14,7 @@ export interface Answer {
 
 export const BASE_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' } as const;
 
-/** The body the route handlers would send (lib/api/handler.ts errorResponse): ledger paths in the node's shape. */
+/** The body the route handlers would send (lib/api/responses.ts errorResponse): ledger paths in the node's shape. */
 export function errorBody(pathname: string, status: number, code: ErrorCode, message: string): string {
   const e = new LanternError(status, code, message);
   return JSON.stringify(isLedgerPath(pathname) ? ledgerErrorBody(e) : e.toJSON());

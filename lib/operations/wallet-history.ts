@@ -1,5 +1,5 @@
 import 'server-only';
-import { cachedFor, type Keep } from '@/lib/cache';
+import { cachedFor, type KeptText } from '@/lib/cache';
 import { markStill } from './sources';
 import { serializeHistoryPage, type HistoryPage, type HistoryQuery } from '@/lib/interface/history';
 import { sources } from '@/lib/sources';
@@ -90,7 +90,7 @@ export async function getWalletHistoryFirstSight(address: string, query: History
  * The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation.
  * `keep`: while the same request gets the same text (lib/api/answer-cache.ts).
  */
-export async function getWalletHistoryBody(address: string, query: HistoryQuery): Promise<{ text: string; keep: Keep }> {
+export async function getWalletHistoryBody(address: string, query: HistoryQuery): Promise<KeptText> {
   const p = await plan(address, query);
   const { value, expires } = await p.serve(':body', (page) => JSON.stringify(serializeHistoryPage(page)));
   return { text: value, keep: { until: expires, fresh: p.fresh } };

@@ -1,5 +1,5 @@
 import 'server-only';
-import { cachedFor, type Keep } from '@/lib/cache';
+import { cachedFor, type Keep, type KeptText } from '@/lib/cache';
 import type { Chain, ChainOperation } from '@/lib/chains';
 import { serializeApprovalsPage, type ApprovalsPage, type ApprovalsQuery } from '@/lib/interface/approvals';
 import { serializeTokenBalancesPage, type Erc20Balance, type Erc20BalancesQuery, type TokenBalancesPage, type TokenBalancesQuery } from '@/lib/interface/tokens';
@@ -30,7 +30,7 @@ async function plan<T>(kind: string, address: string, chainValue: string | undef
 }
 
 /** The published API's answer: the value's JSON text, and while the same request gets it (lib/api/answer-cache.ts). */
-async function body<T>(planned: Promise<{ value: T; keep: Keep }>, wire: (value: T) => unknown = (v) => v): Promise<{ text: string; keep: Keep }> {
+async function body<T>(planned: Promise<{ value: T; keep: Keep }>, wire: (value: T) => unknown = (v) => v): Promise<KeptText> {
   const { value, keep } = await planned;
   return { text: JSON.stringify(wire(value)), keep };
 }

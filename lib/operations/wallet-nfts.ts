@@ -1,5 +1,5 @@
 import 'server-only';
-import { cached, cachedFor, type Keep } from '@/lib/cache';
+import { cached, cachedFor, type KeptText } from '@/lib/cache';
 import { markStill } from './sources';
 import { stableKey } from './wallet-history';
 import { serializeNftPage, type NftPage, type NftQuery } from '@/lib/interface/nfts';
@@ -35,7 +35,7 @@ export async function getWalletNfts(address: string, query: NftQuery): Promise<N
  * The published API's answer as the interface's JSON text, cached as text: a hit costs no serialisation.
  * `keep`: while the same request gets the same text (lib/api/answer-cache.ts).
  */
-export async function getWalletNftsBody(address: string, query: NftQuery): Promise<{ text: string; keep: Keep }> {
+export async function getWalletNftsBody(address: string, query: NftQuery): Promise<KeptText> {
   const p = await plan(address, query);
   const out = await cachedFor(`${p.key}:body`, { ttl: (v: { status: string | null }) => ttlFor(v.status) }, async () => {
     const page = await cached(p.key, { ttl: (pg: NftPage) => ttlFor(pg.status) }, p.load);

@@ -1,5 +1,5 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
-import { jsonTextResponse } from '@/lib/api/json-response';
+import { keptJsonResponse } from '@/lib/api/json-response';
 import { addressSchema } from '@/lib/interface/common';
 import { nftQuerySchema } from '@/lib/interface/nfts';
 import { getWalletNftsBody } from '@/lib/operations/wallet-nfts';
@@ -9,8 +9,7 @@ export const dynamic = 'force-dynamic';
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
   const query = parseQuery(req, nftQuerySchema);
-  const { text, keep } = await getWalletNftsBody(address, query);
-  return jsonTextResponse(text, { keep });
+  return keptJsonResponse(await getWalletNftsBody(address, query));
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,5 +1,5 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
-import { jsonTextResponse } from '@/lib/api/json-response';
+import { keptJsonResponse } from '@/lib/api/json-response';
 import { approvalsQuerySchema } from '@/lib/interface/approvals';
 import { addressSchema } from '@/lib/interface/common';
 import { getWalletApprovalsBody } from '@/lib/operations/wallet-holdings';
@@ -9,8 +9,7 @@ export const dynamic = 'force-dynamic';
 /** Who may still spend the wallet's tokens: standing ERC-20 allowances (and, in node mode, NFT operators). */
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
-  const { text, keep } = await getWalletApprovalsBody(address, parseQuery(req, approvalsQuerySchema));
-  return jsonTextResponse(text, { keep });
+  return keptJsonResponse(await getWalletApprovalsBody(address, parseQuery(req, approvalsQuerySchema)));
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');

@@ -1,5 +1,5 @@
 import { api, otherMethods, parseParam, parseQuery } from '@/lib/api/handler';
-import { jsonTextResponse } from '@/lib/api/json-response';
+import { keptJsonResponse } from '@/lib/api/json-response';
 import { addressSchema } from '@/lib/interface/common';
 import { historyQuerySchema } from '@/lib/interface/history';
 import { getWalletHistoryBody } from '@/lib/operations/wallet-history';
@@ -9,8 +9,7 @@ export const dynamic = 'force-dynamic';
 export const GET = api<{ address: string }>(async (req, params) => {
   const address = parseParam('address', params.address, addressSchema);
   const query = parseQuery(req, historyQuerySchema);
-  const { text, keep } = await getWalletHistoryBody(address, query);
-  return jsonTextResponse(text, { keep });
+  return keptJsonResponse(await getWalletHistoryBody(address, query));
 });
 
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods('GET');
