@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import next from 'next';
 import { warmUp } from './lib/warm-up.mjs';
+import { apiFront } from './lib/api-front.mjs';
 import { runServerShutdownHooks } from './lib/shutdown.mjs';
 import { parsePublicOrigins } from '../lib/public-origins.mjs';
 
@@ -44,6 +45,8 @@ const handle = app.getRequestHandler();
 // Whole answers of the API's cached GETs, kept by the route handlers (lib/api/answer-cache.ts, which says
 // when they hold) and sent from here again without asking Next. Set before any request: only `npm start` keeps them.
 const answers = (globalThis[Symbol.for('lantern.answers')] = { entries: new Map(), bytes: 0 });
+// The API's other GETs, answered by their route handlers without Next's routing once Next has loaded them.
+const front = apiFront(path.join(process.cwd(), '.next'), { log: (message, e) => console.error(message, e) });
 await app.prepare();
 // One request goes through before listening: it runs start-up's checks (a refused configuration or EVM
 // node stops the server here, never after it listened; the database opens behind the listening server). The warm-up of every route
@@ -79,6 +82,7 @@ const server = createGuardedServer((req, res) => {
   if (req.method === 'GET') {
     const kept = answers.entries.get(req.url);
     if (kept !== undefined && kept.serve(req, res)) return;
+    if (front?.serve(req, res)) return;
   }
   if (isActionRequest(req)) {
     guardAction(req, res, publicOrigins, (replayed) => handle(replayed, res), actionIds).catch((e) => {

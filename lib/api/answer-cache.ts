@@ -9,6 +9,7 @@ import { requestIdFor } from '@/lib/security/headers';
 import { enforceRateLimit } from '@/lib/security/rate-limit';
 import { requireApiAccess } from './access';
 import { apiHeaders, errorResponse, withApiHeaders } from './responses';
+import { ROUTE_VARY, gzipWanted } from '@/lib/http/compression.mjs';
 
 export type { Keep };
 
@@ -48,8 +49,6 @@ interface Store {
 const STORE = Symbol.for('lantern.answers');
 const MAX_BYTES = 32 * 1024 * 1024;
 const MAX_ENTRIES = 20_000;
-/** Next's compression leaves smaller bodies as they are; so does this. */
-const GZIP_MIN_BYTES = 1024;
 
 const store = (): Store | undefined => (globalThis as unknown as Record<symbol, Store | undefined>)[STORE];
 
@@ -139,10 +138,11 @@ async function respond(a: Answer, request: Request, req: IncomingMessage, res: S
     logLine(request, requestId, refusal.status, started);
     return;
   }
-  const vary = shared.Vary ? `${shared.Vary}, Accept-Encoding` : 'Accept-Encoding';
+  // As Next sends the route's answer (lib/http/compression.mjs).
+  const vary = `${ROUTE_VARY}${shared.Vary ? `, ${shared.Vary}` : ''}, Accept-Encoding`;
   const headers: Record<string, string | number> = { ...a.headers, ...shared, Vary: vary };
   let body = a.body;
-  if (body.byteLength >= GZIP_MIN_BYTES && acceptsGzip(request.headers.get('accept-encoding'))) {
+  if (gzipWanted(body, a.headers['content-type'], request.headers.get('accept-encoding'))) {
     let gz = gzipped.get(body);
     if (!gz) gzipped.set(body, (gz = gzipSync(body)));
     body = gz;
@@ -158,18 +158,4 @@ function logLine(request: Request, requestId: string, status: number, started: n
   if (!log().isLevelEnabled('info')) return;
   const { pathname } = new URL(request.url);
   requestLog(request, requestId).info({ method: 'GET', path: pathname, status, ms: Math.round(performance.now() - started), kept: true }, 'api request');
-}
-
-/** Whether Accept-Encoding allows gzip (named, or `*`, with no q=0). */
-export function acceptsGzip(header: string | null): boolean {
-  if (!header) return false;
-  let star = false;
-  for (const part of header.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const allowed = q === undefined || Number(q.slice(2)) > 0;
-    if (name.trim() === 'gzip') return allowed;
-    if (name.trim() === '*') star = allowed;
-  }
-  return star;
 }

@@ -23,8 +23,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
 type Params = Record<string, string | string[]>;
 type Handler<P extends Params> = (req: Request, params: P) => Promise<Response | unknown>;
 
-export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean } = {}) {
-  return async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
+/** Marks a handler `npm start`'s front may call itself, without Next (scripts/lib/api-front.mjs). */
+const FRONT_HANDLER = Symbol.for('lantern.api.frontHandler');
+/** Set by the front on the requests it hands a handler: their log line says so. */
+const VIA_FRONT = Symbol.for('lantern.api.viaFront');
+
+/**
+ * `stream`: the answer is a stream kept open (Server-Sent Events), left to Next to send; every other
+ * answer is whole, and `npm start`'s front may call the handler itself (scripts/lib/api-front.mjs).
+ */
+export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: number; open?: boolean; stream?: boolean } = {}) {
+  const handler = async (req: Request, ctx: { params: Promise<P> }): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdFor(req.headers.get('x-request-id'));
     let res: Response;
@@ -46,7 +55,7 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     // Every other line is info or debug (debug on means info is on): with info off the URL is not even parsed.
     if (!down && !aborted && !log().isLevelEnabled('info')) return withApiHeaders(req, res, requestId);
     const { pathname, searchParams } = new URL(req.url);
-    const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started) };
+    const line = { method: req.method, path: pathname, status: res.status, ms: Math.round(performance.now() - started), ...((req as unknown as Record<symbol, unknown>)[VIA_FRONT] ? { front: true } : {}) };
     if (down) {
       requestLog(req, requestId).warn({ ...line, code: down.code, source: down.source }, `api request failed: ${down.message}`);
     } else if (aborted) {
@@ -61,6 +70,8 @@ export function api<P extends Params = Params>(fn: Handler<P>, opts: { status?: 
     }
     return withApiHeaders(req, res, requestId);
   };
+  if (!opts.stream) Object.defineProperty(handler, FRONT_HANDLER, { value: true });
+  return handler;
 }
 
 /** Path parameters come URL-decoded from Next; validate them like any other input. */

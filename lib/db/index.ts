@@ -1,4 +1,5 @@
 import 'server-only';
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { after } from 'next/server';
@@ -74,6 +75,12 @@ export function asDatabaseUnavailable(e: unknown): LanternError | undefined {
 
 /** The longest a write waits for the answer it follows (an answer is sent in milliseconds; a stalled client's may never finish). */
 const ANSWER_WAIT_MS = 2000;
+/** The front's answer being made, and the work to run once it is sent (scripts/lib/api-front.mjs). */
+const AFTER = Symbol.for('lantern.after');
+interface FrontAnswer {
+  sent: boolean;
+  afters: (() => void)[];
+}
 
 /**
  * Per kind of write (`held` below), the starts of writes held until their answer is sent. On globalThis:
@@ -97,6 +104,14 @@ export function answerFirst(held: string): Promise<void> {
   let start!: () => void;
   const ready = new Promise<void>((resolve) => {
     start = resolve;
+    // Under `npm start` an API answer may be made by the front, not Next (scripts/lib/api-front.mjs): its own `after`.
+    const front = (globalThis as unknown as Record<symbol, AsyncLocalStorage<FrontAnswer> | undefined>)[AFTER]?.getStore();
+    if (front) {
+      if (front.sent) setImmediate(resolve);
+      else front.afters.push(resolve);
+      setTimeout(resolve, ANSWER_WAIT_MS).unref();
+      return;
+    }
     try {
       after(resolve);
     } catch {

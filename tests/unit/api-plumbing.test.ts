@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { issuePageToken, requireApiAccess, verifyPageToken } from '@/lib/api/access';
-import { acceptsGzip } from '@/lib/api/answer-cache';
+import { acceptsGzip } from '@/lib/http/compression.mjs';
 import { queryObject } from '@/lib/api/handler';
 import { resetConfigForTests } from '@/lib/config';
 import { isNearby, scrub } from '@/lib/sources/hosted/client';

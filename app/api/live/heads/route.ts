@@ -13,7 +13,7 @@ export const GET = api(
     const chain = await liveChain(query.chain);
     return liveHub().openHeads(chain, clientIp(req.headers), req.signal);
   },
-  { open: true },
+  { open: true, stream: true },
 );
 
 export const HEAD = api(

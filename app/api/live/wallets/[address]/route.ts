@@ -17,7 +17,7 @@ export const GET = api<{ address: string }>(
     const chain = await liveChain(query.chain);
     return liveHub().openWallet(chain, address, since, clientIp(req.headers), req.signal);
   },
-  { open: true },
+  { open: true, stream: true },
 );
 
 // HEAD: the same checks and headers, and no stream (nothing to hold open for an answer without a body).
