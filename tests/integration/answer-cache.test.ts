@@ -1,9 +1,9 @@
 import { gunzipSync } from 'node:zlib';
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rawGet } from '../support/raw-get';
 import { rpcClient, sendMined } from '../support/rpc';
 import { testClock } from '../support/test-clock';
 
@@ -30,20 +30,6 @@ const anvilRpc = rpcClient(() => anvil.url);
 let clients = 0;
 const client = () => `198.51.100.${++clients}`;
 const history = (base: string, query = '') => `${base}/api/v2.2/wallets/${WALLET}/history?chain=devnet${query}`;
-
-/** A GET over node:http, so the bytes as sent (gzip undone by the test, not by fetch) and every header are seen. */
-function get(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
-}
 
 /** How many request lines of `l` so far say they were kept answers, for `path`. */
 const keptLines = (l: LanternInstance, pathPart: string) =>
@@ -93,9 +79,9 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
   it('send the route’s bytes and the API’s headers again, with a request id of their own, gzipped when asked', async () => {
     const ip = client();
     const headers = { 'X-API-Key': KEY, 'X-Forwarded-For': ip, Origin: ORIGIN };
-    const first = await get(history(node.url, '&limit=3'), headers);
+    const first = await rawGet(history(node.url, '&limit=3'), headers);
     expect(first.status).toBe(200);
-    const kept = await get(history(node.url, '&limit=3'), { ...headers, 'X-Request-Id': 'kept-answer-test-1' });
+    const kept = await rawGet(history(node.url, '&limit=3'), { ...headers, 'X-Request-Id': 'kept-answer-test-1' });
     expect(await untilKept(node, `/api/v2.2/wallets/${WALLET}/history`, 1)).toBeGreaterThanOrEqual(1);
     expect(kept.status).toBe(200);
     expect(kept.body.equals(first.body)).toBe(true);
@@ -106,7 +92,7 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
     expect(kept.headers['x-request-id']).toBe('kept-answer-test-1');
     expect(String(kept.headers.vary)).toMatch(/Accept-Encoding/);
     // gzip: what arrives unzips to the same bytes.
-    const zipped = await get(history(node.url, '&limit=3'), { ...headers, 'Accept-Encoding': 'gzip' });
+    const zipped = await rawGet(history(node.url, '&limit=3'), { ...headers, 'Accept-Encoding': 'gzip' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.body).equals(first.body)).toBe(true);
     // And what was asked without gzip never arrives zipped.
@@ -115,10 +101,10 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
 
   it('are refused as the route refuses: no key, a wrong key', async () => {
     const url = history(node.url, '&limit=2');
-    const ok = await get(url, { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
+    const ok = await rawGet(url, { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
     expect(ok.status).toBe(200);
     for (const headers of [{}, { 'X-API-Key': 'not-a-key-of-this-server' }] as Record<string, string>[]) {
-      const res = await get(url, { ...headers, 'X-Forwarded-For': client() });
+      const res = await rawGet(url, { ...headers, 'X-Forwarded-For': client() });
       expect(res.status).toBe(401);
       expect(JSON.parse(res.body.toString())).toMatchObject({ code: 'unauthorized' });
     }
@@ -129,9 +115,9 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
     const url = history(hosted.url, '&limit=4');
     const keptBefore = keptLines(hosted, '/history');
     const statuses: number[] = [];
-    let last: Awaited<ReturnType<typeof get>> | undefined;
+    let last: Awaited<ReturnType<typeof rawGet>> | undefined;
     for (let i = 0; i < 6; i++) {
-      last = await get(url, headers);
+      last = await rawGet(url, headers);
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
@@ -142,7 +128,7 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
 
   it('hold the tokens and stats answers only while the head does: the new native balance and count at the next block', async () => {
     const ask = async (what: 'tokens' | 'stats') => {
-      const res = await get(`${node.url}/api/v2.2/wallets/${WALLET}/${what}?chain=devnet`, { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
+      const res = await rawGet(`${node.url}/api/v2.2/wallets/${WALLET}/${what}?chain=devnet`, { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
       expect(res.status).toBe(200);
       return JSON.parse(res.body.toString());
     };
@@ -172,12 +158,12 @@ describe('kept answers (npm start’s front)', { timeout: 120_000 }, () => {
 
   it('are never older than the route’s answer: a new block in node mode, the cache lifetime in hosted mode', async () => {
     const nodeHashes = async () => {
-      const res = await get(history(node.url), { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
+      const res = await rawGet(history(node.url), { 'X-API-Key': KEY, 'X-Forwarded-For': client() });
       expect(res.status).toBe(200);
       return (JSON.parse(res.body.toString()) as { result: { hash: string }[] }).result.map((t) => t.hash);
     };
     const hostedHashes = async () => {
-      const res = await get(history(hosted.url), { 'X-Forwarded-For': client() });
+      const res = await rawGet(history(hosted.url), { 'X-Forwarded-For': client() });
       expect(res.status).toBe(200);
       return (JSON.parse(res.body.toString()) as { result: { hash: string }[] }).result.map((t) => t.hash);
     };

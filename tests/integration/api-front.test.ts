@@ -1,10 +1,10 @@
-import { request } from 'node:http';
 import fc from 'fast-check';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnAnvil } from '../../devnet/evm/anvil.mjs';
 import { startLantern, type LanternInstance } from '../support/lantern';
 import { freePort } from '../support/ports';
+import { rawGet, type RawAnswer } from '../support/raw-get';
 import { rpcClient, sendMined } from '../support/rpc';
 
 /**
@@ -26,25 +26,9 @@ let next: LanternInstance;
 let hash: string;
 const anvilRpc = rpcClient(() => anvil.url);
 
-type Got = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
-
-/** A request over node:http: the bytes as sent (gzip undone by the test) and every header. */
-function get(url: string, headers: Record<string, string>, method = 'GET'): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    request(url, { headers, method }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
-}
-
 /** Headers that differ between any two answers (the time, the connection, a generated request id). */
 const PER_ANSWER = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'x-request-id']);
-const comparable = (g: Got) => ({
+const comparable = (g: RawAnswer) => ({
   status: g.status,
   headers: Object.fromEntries(Object.entries(g.headers).filter(([k]) => !PER_ANSWER.has(k))),
   body: g.headers['content-encoding'] === 'gzip' ? gunzipSync(g.body).toString('utf8') : g.body.toString('utf8'),
@@ -53,7 +37,7 @@ const comparable = (g: Got) => ({
 /** `path` asked of both servers with the same headers; their answers as a client compares them. */
 async function both(path: string, headers: Record<string, string> = {}, method = 'GET') {
   const h = { 'X-API-Key': KEY, ...headers };
-  const [a, b] = await Promise.all([get(front.url + path, h, method), get(next.url + path, h, method)]);
+  const [a, b] = await Promise.all([rawGet(front.url + path, h, method), rawGet(next.url + path, h, method)]);
   return { front: comparable(a), next: comparable(b), raw: a };
 }
 
