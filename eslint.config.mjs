@@ -19,6 +19,7 @@ import nextTs from 'eslint-config-next/typescript';
  * - app/, components/ and lib/ never import devnet/: what they show of the devnets is data in lib/devnet/.
  * - One chain rule: only lib/operations/chains.ts turns a request's `chain` into a Chain (and lib/config.ts
  *   reads the chains the configuration names): nobody else imports the registry's resolvers.
+ * - Links come from components/ui/link.tsx (next/link without viewport prefetch), never next/link itself.
  * - Next's internals (next/dist/...) are loaded in one module, lib/edge/request.ts (the front door reads
  *   a header with Next's own reader); everything else uses Next's public API.
  * scripts/, tests/, devnet/, e2e/ and the tool configs at the root are exempt from the last four.
@@ -50,7 +51,13 @@ const noDevnet = { regex: '^(@/devnet(/|$)|(\\.\\./)+devnet/(evm|ledger)(/|$))',
 // Next's internals change without notice between versions: one module may lean on one, and says why.
 const noNextInternals = { group: ['next/dist', 'next/dist/**'], message: 'Next internals (next/dist/...) are loaded only by lib/edge/request.ts: use Next\'s public API.' };
 
-const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns: [...patterns, noDevnet, noNextInternals] }];
+// Links come from one module, which turns off Next's viewport prefetch: every page here is rendered per
+// request, so a prefetch only makes the server render route trees for links nobody may open.
+const noNextLink = { name: 'next/link', message: 'Use { Link, useLinkStatus } from @/components/ui/link (no viewport prefetch: every page is dynamic).' };
+
+const restrictImports = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains'), noNextLink], patterns: [...patterns, noDevnet, noNextInternals] }];
+// The one module that wraps next/link.
+const restrictImportsExceptLink = (...patterns) => ['error', { paths: [chainRule, relativeChainRule('./chains'), relativeChainRule('../chains')], patterns: [...patterns, noDevnet, noNextInternals] }];
 // The chain rule's own module, and the configuration that reads the chains it names.
 const restrictImportsExceptChains = (...patterns) => ['error', { patterns: [...patterns, noDevnet, noNextInternals] }];
 
@@ -139,6 +146,10 @@ export default defineConfig([
         message: 'Components never import app/: a server action lives in lib/actions/, a page helper in lib/server/.',
       }),
     },
+  },
+  {
+    files: ['components/ui/link.tsx'],
+    rules: { 'no-restricted-imports': restrictImportsExceptLink(noSourcesFromUi, { group: ['@/app', '@/app/**'], message: 'Components never import app/.' }) },
   },
   // A page reads its params, calls a loader in lib/server/, and renders components/<page>/: it stays short.
   {

@@ -41,10 +41,10 @@ async function watch(page: Page, expectedDocStatus: number, run: () => Promise<v
     problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('requestfailed', (r) => {
-    // Next prefetches the links in view; leaving the page cancels those still in flight. Not a failure.
-    if (r.failure()?.errorText === 'net::ERR_ABORTED' && new URL(r.url()).searchParams.has('_rsc')) return;
-    problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
+  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`));
+  // Links are not prefetched (components/ui/link.tsx): a page in view costs the server no render per link.
+  page.on('request', (r) => {
+    if (r.headers()['next-router-prefetch']) problems.push(`prefetched: ${r.url()}`);
   });
   page.on('response', (r) => {
     const doc = r.request().resourceType() === 'document';

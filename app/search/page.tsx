@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { PageShell } from '@/components/layout/page-shell';
 import { SearchBox } from '@/components/layout/search-box';
 import { searchTarget } from '@/lib/server/search-page';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { getSession } from '@/lib/auth/session';
 import { listSavedWallets } from '@/lib/auth/saved-wallets';
 import { SaveToggle } from './save-toggle';

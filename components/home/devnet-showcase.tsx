@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { SHOWCASE_SECOND_CHAIN, SHOWCASE_WALLETS, showcaseVersions, type ShowcaseWallet } from '@/lib/devnet/showcase';
 import { card } from '@/components/ui/card';
 import type { DevnetDriverState } from '@/lib/devnet/driver';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useSyncExternalStore } from 'react';
 import { RECENT_KEY, parseRecent, type RecentSearch } from '@/lib/browser/recent-searches';
 import { ADDRESS_RE, formatUtc, truncateMiddle, utcDate } from '@/lib/format';

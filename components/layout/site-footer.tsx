@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { sourcesInUse } from '@/lib/operations/sources';
 
 /** Says in one line which sources answer on this server, so a reader knows what the pages are built from. */

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { AccountMenu } from '@/components/auth/account-menu';
 import { HeaderSearch } from './header-search';
 import { ThemeToggle } from './theme-toggle';

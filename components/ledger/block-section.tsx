@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { card } from '@/components/ui/card';
 import { pulse } from '@/components/ui/skeleton';
 import type { LedgerNetworkName } from '@/lib/interface/ledger';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { Hash } from '@/components/ui/hash';
 import { Time } from '@/components/ui/time';
 import { formatMicros } from '@/lib/format';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { ErrorState } from '@/components/ui/error-state';
 import type { ErrorInfo } from '@/lib/view/error-copy';
 import { ledgerErrorCopy, ledgerErrorKind } from '@/lib/view/ledger-error-copy';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { LEDGER_NETWORKS } from '@/lib/interface/ledger';
 
 /** mainnet / testnet / local as links: the choice lives in the URL, so it can be shared. */

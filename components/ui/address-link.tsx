@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { truncateMiddle } from '@/lib/format';
 import { CopyButton } from './copy-button';
 

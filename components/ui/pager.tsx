@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import type { ReactNode } from 'react';
 import { card } from './card';
 
@@ -19,10 +19,7 @@ export function PageNumber({ n }: { n: number }) {
   );
 }
 
-/**
- * One step (newest, older, next...). Disabled, it stays in place, greyed, so the bar does not jump.
- * Not prefetched: each page is a server render (or an API call), made only when asked for.
- */
+/** One step (newest, older, next...). Disabled, it stays in place, greyed, so the bar does not jump. */
 export function PagerLink({
   enabled = true,
   href,
@@ -45,7 +42,7 @@ export function PagerLink({
     );
   }
   return (
-    <Link href={href} prefetch={false} onClick={onClick} rel={rel} className={`${cls} text-ink no-underline hover:border-accent hover:no-underline`}>
+    <Link href={href} onClick={onClick} rel={rel} className={`${cls} text-ink no-underline hover:border-accent hover:no-underline`}>
       {children}
     </Link>
   );

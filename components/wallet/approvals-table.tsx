@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { AddressLink } from '@/components/ui/address-link';
 import { card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';

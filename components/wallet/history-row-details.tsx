@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { formatUtc, groupThousands, truncateMiddle } from '@/lib/format';
 import { type ChainView, type Transfer, type TxView } from '@/lib/view/tx-view';
 import { statusWord } from '@/lib/view/tx-status';

@@ -1,6 +1,6 @@
 'use client';
 
-import Link, { useLinkStatus } from 'next/link';
+import { Link, useLinkStatus } from '@/components/ui/link';
 import { usePathname, useSearchParams } from 'next/navigation';
 
 /** History / Activity / Tokens / NFTs / Approvals, keeping the chosen chain when switching between them. */

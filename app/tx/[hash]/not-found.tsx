@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { PageShell } from '@/components/layout/page-shell';
 import { TxNotFoundDetails } from '@/components/tx/tx-not-found';
 import { chainOptions, defaultChainName } from '@/lib/server/page';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { SearchBox } from '@/components/layout/search-box';
 import { ErrorPanel } from '@/components/ui/error-panel';
 

@@ -1,6 +1,6 @@
 'use client';
 
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { PageShell } from '@/components/layout/page-shell';
 import { ErrorPanel } from '@/components/ui/error-panel';
 
