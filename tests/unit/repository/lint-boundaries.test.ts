@@ -53,6 +53,8 @@ describe('layer boundaries', () => {
     ['lib importing a Next internal', 'lib/server/x.ts', "import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';\nexport const a = parseAndValidateFlightRouterState;\n"],
     ['a component importing a Next internal', 'components/x.tsx', "import { x } from 'next/dist/client/components/router-reducer';\nexport const a = x;\n"],
     ['another edge module importing a Next internal', 'lib/edge/server.ts', "import { x } from 'next/dist/server/lib/router-server';\nexport const a = x;\n"],
+    ['a component linking with next/link (viewport prefetch)', 'components/wallet/x.tsx', "import Link from 'next/link';\nexport const a = Link;\n"],
+    ['a page linking with next/link (viewport prefetch)', 'app/x/page.tsx', "import NextLink, { useLinkStatus } from 'next/link';\nexport const a = [NextLink, useLinkStatus];\n"],
   ])('refuses %s', async (_what, filePath, code) => {
     expect(await broken(filePath, code)).toEqual(['1:no-restricted-imports']);
   });
@@ -61,6 +63,11 @@ describe('layer boundaries', () => {
     expect(
       await broken('lib/edge/request.ts', "import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';\nexport const a = parseAndValidateFlightRouterState;\n"),
     ).toEqual([]);
+  });
+
+  it('lets the one link module wrap next/link, and everyone use it', async () => {
+    expect(await broken('components/ui/link.tsx', "import NextLink from 'next/link';\nexport const a = NextLink;\n")).toEqual([]);
+    expect(await broken('components/wallet/x.tsx', "import { Link, useLinkStatus } from '@/components/ui/link';\nexport const a = [Link, useLinkStatus];\n")).toEqual([]);
   });
 
   it('lets app code use the devnets’ data in lib/devnet/', async () => {
