@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Hex } from 'viem';
-import { db } from '@/lib/db';
+import { db, type Db } from '@/lib/db';
 import { log } from '@/lib/log';
 import { parseTransferLog, type Erc20Move, type NftMove, type RawLog } from './logs';
 import { onChainChange } from './chain';
@@ -176,36 +176,68 @@ const KEEP_AFTER_MS = 100;
 const gw = globalThis as unknown as { __lanternTxFactWrites?: Map<number, Promise<void>> };
 const writes = (gw.__lanternTxFactWrites ??= new Map<number, Promise<void>>());
 
-/** Resolves once every final transaction's facts read so far on the chain are in evm_tx (or their write failed and was logged). */
+/**
+ * Resolves once every final transaction's facts and every block time read so far on the chain are in
+ * evm_tx and evm_block (or their write failed and was logged).
+ */
 export function txFactsKept(chainId: number): Promise<void> {
   return writes.get(chainId) ?? Promise.resolve();
 }
 
-/** Queues the facts' write after the chain's pending ones; dropped after a chain change since they were read (its clean-up has run). */
-function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
-  if (facts.length === 0) return Promise.resolve();
+/**
+ * Queues `write` after the chain's pending ones, a moment after the page that read its data has gone out
+ * (the database may run in this thread, PGlite, and a page's answer must not wait behind an INSERT's CPU);
+ * dropped after a chain change since the data was read (its clean-up has run).
+ */
+function keepAfterAnswer(chainId: number, seen: number, what: Record<string, unknown>, write: (d: Db) => Promise<void>): Promise<void> {
   // The database taken now: nothing after the delay reads the configuration (a test's may be gone by then).
   const database = db();
   database.catch(() => undefined);
-  const write = txFactsKept(chainId)
-    // After the page that read them has gone out: the database may run in this thread (PGlite), and a
-    // page's answer must not wait behind the INSERT's CPU.
+  const queued = txFactsKept(chainId)
     .then(() => new Promise((r) => setTimeout(r, KEEP_AFTER_MS)))
     .then(async () => {
       if ((changes.get(chainId) ?? 0) !== seen) return;
-      const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
-      await (await database).query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
-        chainId,
-        ...facts.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)]),
-      ]);
+      await write(await database);
     })
     // Not kept this time: read from the node again once they leave memory.
-    .catch((e: unknown) => log().warn({ chainId, txs: facts.length, err: e instanceof Error ? e.message : String(e) }, 'transaction facts could not be kept; they are read again next time'));
-  writes.set(chainId, write);
-  void write.finally(() => {
-    if (writes.get(chainId) === write) writes.delete(chainId);
+    .catch((e: unknown) => log().warn({ chainId, ...what, err: e instanceof Error ? e.message : String(e) }, 'facts read from the node could not be kept; they are read again next time'));
+  writes.set(chainId, queued);
+  void queued.finally(() => {
+    if (writes.get(chainId) === queued) writes.delete(chainId);
   });
-  return write;
+  return queued;
+}
+
+function keepLater(chainId: number, facts: TxFacts[], seen: number): Promise<void> {
+  if (facts.length === 0) return Promise.resolve();
+  return keepAfterAnswer(chainId, seen, { txs: facts.length }, async (d) => {
+    const values = facts.map((_, i) => `($1, $${i * 3 + 2}, $${i * 3 + 3}, $${i * 3 + 4})`).join(',');
+    await d.query(`INSERT INTO evm_tx (chain_id, hash, block_number, facts) VALUES ${values} ON CONFLICT DO NOTHING`, [
+      chainId,
+      ...facts.flatMap((f) => [f.hash, f.blockNumber, JSON.stringify(f)]),
+    ]);
+  });
+}
+
+/** Block times read from the node and not yet written, per chain and chain change: written together, in one INSERT. */
+const blocksToKeep = new Map<string, Map<number, number>>();
+
+function keepBlockLater(chainId: number, n: number, timestamp: number, seen: number): void {
+  const key = `${chainId}:${seen}`;
+  let batch = blocksToKeep.get(key);
+  if (batch) return void batch.set(n, timestamp);
+  batch = new Map([[n, timestamp]]);
+  blocksToKeep.set(key, batch);
+  const taken = batch;
+  void keepAfterAnswer(chainId, seen, { blocks: taken.size }, async (d) => {
+    // Those read until now join this write; a block read after this point starts the next one.
+    if (blocksToKeep.get(key) === taken) blocksToKeep.delete(key);
+    const rows = [...taken];
+    const values = rows.map((_, i) => `($1, $${i * 2 + 2}, $${i * 2 + 3})`).join(',');
+    await d.query(`INSERT INTO evm_block (chain_id, number, timestamp) VALUES ${values} ON CONFLICT DO NOTHING`, [chainId, ...rows.flat()]);
+  }).finally(() => {
+    if (blocksToKeep.get(key) === taken) blocksToKeep.delete(key);
+  });
 }
 
 /** A transaction and its receipt as eth_getTransactionByHash / eth_getTransactionReceipt answer (the fields read). */
@@ -464,16 +496,22 @@ export function blockTimestamp(chainId: number, n: number): Promise<number> {
 const blockReads = new Map<string, Promise<number>>();
 
 async function readBlockTimestamp(chainId: number, n: number, k: string): Promise<number> {
+  const seen = changes.get(chainId) ?? 0;
   const d = await db();
   const { rows } = await d.query<{ timestamp: string }>('SELECT timestamp FROM evm_block WHERE chain_id = $1 AND number = $2', [chainId, n]);
+  const current = () => (changes.get(chainId) ?? 0) === seen;
   if (rows[0]) {
-    blockMemory.set(k, Number(rows[0].timestamp));
+    if (current()) blockMemory.set(k, Number(rows[0].timestamp));
     return Number(rows[0].timestamp);
   }
   const b = await rpc<{ timestamp: Hex } | null>(chainId, 'eth_getBlockByNumber', [hexNum(n), false], { lane: 'facts' });
   if (!b) throw new RpcMethodError('eth_getBlockByNumber', undefined, `block ${n} is not known to the node`);
   const ts = Number(b.timestamp);
-  await d.query('INSERT INTO evm_block (chain_id, number, timestamp) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING', [chainId, n, ts]);
-  blockMemory.set(k, ts);
+  // Remembered now and kept after the answer (a page's rows wait for neither the INSERT nor its place in
+  // the embedded database's queue); not at all if the chain changed meanwhile.
+  if (current()) {
+    blockMemory.set(k, ts);
+    keepBlockLater(chainId, n, ts, seen);
+  }
   return ts;
 }

@@ -483,6 +483,8 @@ describe('blockTimestamp', NODE_TIMEOUT, () => {
       expect(await Promise.all([blockTimestamp(c.chainId, n), blockTimestamp(c.chainId, n)])).toEqual([at, at]);
       const reads = () => c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] === '0x11').length;
       expect(reads()).toBe(1);
+      // Kept in the database once the answer that read it has gone out.
+      await txFactsKept(c.chainId);
       expect((await dbh.pg.query<{ timestamp: string }>('SELECT timestamp::text FROM evm_block WHERE chain_id = $1 AND number = $2', [c.chainId, n])).rows).toEqual([{ timestamp: String(at) }]);
       forgetMemory(c.chainId);
       expect(await blockTimestamp(c.chainId, n)).toBe(at);
@@ -505,6 +507,37 @@ describe('blockTimestamp', NODE_TIMEOUT, () => {
       await dbh.pg.query('DELETE FROM evm_block WHERE chain_id = $1 AND number >= $2', [c.chainId, n]);
       forgetMemory(c.chainId);
       expect(await blockTimestamp(c.chainId, n)).toBe(c.blocks[n]!.timestamp);
+    }));
+
+  it('a block time read across a change of chain is neither remembered nor kept; those read beside it on the chain as it is are', () =>
+    onNode('parity', standard, async (c) => {
+      const n = 17;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let asked!: () => void;
+      const atNode = new Promise<void>((r) => (asked = r));
+      c.overrides.set('eth_getBlockByNumber', async (params) => {
+        if (params[0] === '0x11') {
+          asked();
+          await held;
+        }
+        return c.model('eth_getBlockByNumber', params);
+      });
+      const read = blockTimestamp(c.chainId, n);
+      await atNode;
+      forgetMemory(c.chainId);
+      // Read after the change: kept, several of them together.
+      const others = await Promise.all([18, 19, 20].map((b) => blockTimestamp(c.chainId, b)));
+      expect(others).toEqual([18, 19, 20].map((b) => c.blocks[b]!.timestamp));
+      release();
+      expect(await read).toBe(c.blocks[n]!.timestamp);
+      await txFactsKept(c.chainId);
+      const kept = await dbh.pg.query<{ number: string }>('SELECT number::text FROM evm_block WHERE chain_id = $1 ORDER BY number', [c.chainId]);
+      expect(kept.rows.map((r) => Number(r.number))).toEqual([18, 19, 20]);
+      // Not remembered either: asked of the node again.
+      const before = c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] === '0x11').length;
+      expect(await blockTimestamp(c.chainId, n)).toBe(c.blocks[n]!.timestamp);
+      expect(c.calls.filter((x) => x.method === 'eth_getBlockByNumber' && x.params[0] === '0x11').length).toBe(before + 1);
     }));
 
   it('a block the node does not have is an error naming it', () =>
